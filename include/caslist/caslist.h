@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* caslist/caslist.h - everything libcaslist offers. */
+#ifndef CASLIST_CASLIST_H
+#define CASLIST_CASLIST_H
+
+#include <caslist/list.h>
+
+#endif /* CASLIST_CASLIST_H */

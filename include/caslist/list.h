@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * caslist/list.h - sentinel-locked intrusive circular doubly-linked list.
+ *
+ * Every link "X -> succ(X)" has its own lock, held in X->next itself: a thread
+ * takes it by CASing the lock bit into X->next (the sentinel), changes the
+ * link, and releases it by storing the new successor.  There is no list-wide
+ * lock; the head node's link is locked like any other.  The protocol, its
+ * invariants and the pairing of every atomic are in doc/protocol.md.
+ *
+ * Concurrency contract (all functions, unless noted):
+ *  - Any number of threads may call any operation on the same list at once.
+ *  - Memory rule: a node's memory must stay valid *as a caslist node* while
+ *    any operation that may have read a pointer to it is still running (ops
+ *    read neighbours' pointers without pinning them).  Type-stable memory
+ *    (pools, arrays of descriptors, struct-page style) satisfies this; so does
+ *    freeing removed nodes after an RCU/epoch grace period.  A removed node
+ *    may be re-added to this or another caslist list at once.
+ *  - Ownership rule: a node that is not linked belongs to one thread.  Only
+ *    the removal functions (caslist_del_if_linked, caslist_move_head,
+ *    caslist_add_after/near with it as position) may be called on a node
+ *    that another thread may be removing; they report CASLIST_ENOENT if it
+ *    is gone, provided the node is not put into a private chain while those
+ *    calls are in flight (chain nodes are indistinguishable from linked ones
+ *    without touching every node, which O(1) cut/splice must not do).
+ *  - The nodes strictly inside a segment being cut (caslist_cut_front) must
+ *    not be targeted by pointer by other threads during the cut.
+ */
+#ifndef CASLIST_LIST_H
+#define CASLIST_LIST_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <caslist/export.h>
+
+#ifdef __cplusplus
+#error "caslist/list.h is a C11 header (<stdatomic.h> types in its structs)"
+#endif
+
+/* A list node, embedded in the user's object (intrusive, like list_head). */
+struct caslist_node {
+	/* Successor, with bit 0 = lock of the link "this -> successor".
+	 * Unlinked nodes hold 0 (never linked) or CASLIST_POISON_NEXT. */
+	_Atomic(uintptr_t) next;
+	/* Predecessor: a hint when read without the predecessor's link lock;
+	 * exact when read under it.  Poisoned on removal. */
+	_Atomic(uintptr_t) prev;
+};
+
+/* A list: a head node that is never removed. */
+struct caslist_list {
+	struct caslist_node head;
+};
+
+/* Values left in a removed node (never valid addresses, bit 0 clear). */
+#define CASLIST_POISON_NEXT ((uintptr_t)0x100)
+#define CASLIST_POISON_PREV ((uintptr_t)0x122)
+
+/* Return codes. */
+#define CASLIST_OK 0
+#define CASLIST_ENOENT (-1)	/* the node is not (or no longer) linked */
+#define CASLIST_EAGAIN (-2)	/* iteration lost its place: restart */
+#define CASLIST_NEAR_AFTER 0	/* caslist_add_near placed the node after pos */
+#define CASLIST_NEAR_BEFORE 1	/* ... before pos */
+
+/* container_of for list nodes. */
+#define caslist_entry(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* ---- init and state (not concurrent with operations on the same object) */
+
+/** caslist_init - make @l an empty list. */
+CASLIST_API void caslist_init(struct caslist_list *l);
+/** caslist_node_init - mark @n as not linked (required before first add). */
+CASLIST_API void caslist_node_init(struct caslist_node *n);
+
+/** caslist_empty - true if @l was empty at some instant during the call. */
+CASLIST_API bool caslist_empty(const struct caslist_list *l);
+/** caslist_node_linked - true if @n was linked (or being linked/unlinked)
+ * at some instant during the call.  A snapshot, useful for assertions. */
+CASLIST_API bool caslist_node_linked(const struct caslist_node *n);
+
+/* ---- adding (@n must be unlinked and owned by the caller) ------------- */
+
+/** caslist_add_head - link @n first. Locks the head's link. */
+CASLIST_API void caslist_add_head(struct caslist_list *l, struct caslist_node *n);
+/** caslist_add_tail - link @n last. Locks the tail node's link. */
+CASLIST_API void caslist_add_tail(struct caslist_list *l, struct caslist_node *n);
+/** caslist_add_after - link @n right after @pos (a node or &l->head).
+ * Returns CASLIST_OK, or CASLIST_ENOENT if @pos is not linked. */
+CASLIST_API int caslist_add_after(struct caslist_node *pos, struct caslist_node *n);
+/** caslist_add_near - link @n next to @pos without waiting on a busy link:
+ * takes whichever of the links after and before @pos is free first
+ * (for @pos = &l->head: head or tail).  Returns CASLIST_NEAR_AFTER,
+ * CASLIST_NEAR_BEFORE, or CASLIST_ENOENT if @pos is not linked. */
+CASLIST_API int caslist_add_near(struct caslist_node *pos, struct caslist_node *n);
+
+/* ---- removing ------------------------------------------------------ */
+
+/** caslist_del - remove @n, which the caller knows to be linked (it holds
+ * the right to remove it).  Debug builds abort if @n is not linked.
+ * Returns CASLIST_OK or CASLIST_ENOENT. */
+CASLIST_API int caslist_del(struct caslist_node *n);
+/** caslist_del_if_linked - remove @n if it is linked.  Several threads may
+ * race to remove the same node (with each other, with pops, with
+ * move_head): exactly one call removes it and returns true. */
+CASLIST_API bool caslist_del_if_linked(struct caslist_node *n);
+/** caslist_move_head - LRU rotate: move linked @n to the front of @l in one
+ * operation.  Returns CASLIST_OK or CASLIST_ENOENT (n not linked). */
+CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n);
+/** caslist_pop_head / caslist_pop_tail - remove and return the first / last
+ * node, or NULL if the list is empty. */
+CASLIST_API struct caslist_node *caslist_pop_head(struct caslist_list *l);
+CASLIST_API struct caslist_node *caslist_pop_tail(struct caslist_list *l);
+
+/* ---- chains: private, pre-linked runs of nodes (O(1) splice and cut) - */
+
+/** caslist_chain_link - make @b follow @a in a private chain.  Publishes
+ * everything the caller wrote to @a and @b before, to whoever later locks
+ * the link after @a.  A chain's last node's next is ignored by splices. */
+CASLIST_API void caslist_chain_link(struct caslist_node *a, struct caslist_node *b);
+/** caslist_chain_next - successor of @n in a chain the caller owns, or NULL
+ * after the chain's last node (as returned by caslist_cut_front). */
+CASLIST_API struct caslist_node *caslist_chain_next(const struct caslist_node *n);
+/** caslist_splice_head / _tail - link the private chain @first..@last
+ * (built with caslist_chain_link) at the front / back of @l in O(1). */
+CASLIST_API void caslist_splice_head(struct caslist_list *l, struct caslist_node *first,
+				     struct caslist_node *last);
+CASLIST_API void caslist_splice_tail(struct caslist_list *l, struct caslist_node *first,
+				     struct caslist_node *last);
+/** caslist_cut_front - cut the prefix first..@last off @l in O(1) (two link
+ * locks, touching only first, @last and last's successor).  Returns first;
+ * the cut chain ends at @last (caslist_chain_next(last) == NULL).
+ * Returns NULL if @last is not linked (debug builds abort). */
+CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
+						   struct caslist_node *last);
+
+/* ---- traversal ----------------------------------------------------- */
+
+/** caslist_iter_next - step a cursor.  Start with *cur = &l->head.  Returns
+ * 1 and moves *cur to the next node; 0 at the end of the list; or
+ * CASLIST_EAGAIN if the node at *cur was removed (restart from the head).
+ * Waits, with backoff, while the link after *cur is locked.  Safe against
+ * concurrent deletion under the memory rule above; see doc/protocol.md for
+ * what a walk may see while nodes are moved. */
+CASLIST_API int caslist_iter_next(const struct caslist_list *l, struct caslist_node **cur);
+
+/* ---- lock-word primitives, for building your own operations ---------
+ * L(x) is the lock of the link x -> succ(x), held in x->next.  Holding L(x)
+ * gives the exclusive right to write x->next and succ(x)->prev.  Lock order
+ * (deadlock freedom): a thread may *wait* for L(x) only while every link
+ * lock it holds belongs to a node after x in list order (the head is first),
+ * and a holder of the head's link must never wait.  Otherwise use trylock
+ * and release on failure. */
+
+/** caslist_link_lock - wait for and take L(@x); returns succ(@x), or NULL
+ * if @x is not linked. */
+CASLIST_API struct caslist_node *caslist_link_lock(struct caslist_node *x);
+/** caslist_link_trylock - take L(@x) if it is free; stores succ(@x) in
+ * *@succ.  Returns false if the link is locked or @x is not linked. */
+CASLIST_API bool caslist_link_trylock(struct caslist_node *x, struct caslist_node **succ);
+/** caslist_link_lock_prev - wait for and take the lock of the link that
+ * points to @x (L(pred(@x))); returns pred(@x).  @x must stay linked while
+ * this waits: the caller holds L(@x), or otherwise guarantees it. */
+CASLIST_API struct caslist_node *caslist_link_lock_prev(struct caslist_node *x);
+/** caslist_link_unlock - release L(@x), setting its successor to @succ
+ * (the old one, or a new one whose ->prev the caller has set). */
+CASLIST_API void caslist_link_unlock(struct caslist_node *x, struct caslist_node *succ);
+
+/* ---- checking (quiescent: no concurrent operations on @l) ----------- */
+
+/** caslist_check - walk @l and verify its structure: every next->prev ==
+ * self, no lock bit set, at most @max_nodes nodes.  Stores the node count
+ * in *@count (if not NULL).  Returns 0, or a negative code naming the first
+ * fault (see caslist_check_strerror). */
+CASLIST_API int caslist_check(const struct caslist_list *l, size_t max_nodes, size_t *count);
+CASLIST_API const char *caslist_check_strerror(int code);
+
+#endif /* CASLIST_LIST_H */

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/stress.c - concurrent stress of one list.
+ *
+ * Usage: stress <mix> <threads> <seconds> <seed> [nodes]
+ *   mix: rand    add/del at random places (add_after, del_if_linked), ends
+ *        rotate  LRU: move_head of random nodes, pop_tail, add_head
+ *        near    add_near (head and random nodes) with deletes and pops
+ *        ends    pops at both ends, adds at both ends, splice of private
+ *                chains at both ends, cut of a prefix
+ *        all     rand + rotate + near together
+ *
+ * Ownership model: every node is, at every instant, either on the list or
+ * owned by exactly one thread.  A node's plain `state` field is written
+ * only by its owner: IN_LIST just before an add, the owner's id right
+ * after a removal (checking it was IN_LIST).  Those plain accesses are
+ * ordered only by the list's own release/acquire pairs, so a weakened
+ * order is a data race for TSan, and a missing lock step shows up as a
+ * node removed twice or lost.  After the run (threads joined) the test
+ * checks: structure (caslist_check: next->prev == self, no lock left),
+ * conservation (every node exactly once: list or one thread), states,
+ * and progress (every operation of the mix happened).  Exit 0 = pass.
+ *
+ * Cuts need a `last` that no other thread targets by pointer while it is
+ * being cut (the cut contract): one marker node serves as `last`; a cut
+ * token lets one thread at a time cut at it; a thread that pops the
+ * marker puts it straight back at the tail.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <caslist/caslist.h>
+
+enum op {
+	OP_ADD_HEAD,
+	OP_ADD_TAIL,
+	OP_ADD_AFTER,
+	OP_ADD_NEAR_HEAD,
+	OP_ADD_NEAR_NODE,
+	OP_DEL,
+	OP_MOVE_HEAD,
+	OP_POP_HEAD,
+	OP_POP_TAIL,
+	OP_SPLICE_HEAD,
+	OP_SPLICE_TAIL,
+	OP_CUT,
+	OP_ITER,
+	NOPS
+};
+
+static const char *const op_name[NOPS] = {
+	"add_head", "add_tail", "add_after", "near_head", "near_node", "del", "move_head",
+	"pop_head", "pop_tail", "splice_head", "splice_tail", "cut", "iter",
+};
+
+struct mix {
+	const char *name;
+	unsigned w[NOPS];
+};
+
+static const struct mix mixes[] = {
+	{ "rand", { [OP_ADD_HEAD] = 2, [OP_ADD_TAIL] = 2, [OP_ADD_AFTER] = 6, [OP_DEL] = 8,
+		    [OP_POP_HEAD] = 1, [OP_POP_TAIL] = 1, [OP_ITER] = 1 } },
+	{ "rotate", { [OP_MOVE_HEAD] = 10, [OP_POP_TAIL] = 2, [OP_ADD_HEAD] = 4, [OP_DEL] = 1 } },
+	{ "near", { [OP_ADD_NEAR_HEAD] = 3, [OP_ADD_NEAR_NODE] = 5, [OP_DEL] = 6,
+		    [OP_POP_HEAD] = 1, [OP_POP_TAIL] = 1 } },
+	{ "ends", { [OP_ADD_HEAD] = 3, [OP_ADD_TAIL] = 3, [OP_POP_HEAD] = 3, [OP_POP_TAIL] = 3,
+		    [OP_SPLICE_HEAD] = 1, [OP_SPLICE_TAIL] = 1, [OP_CUT] = 1 } },
+	{ "all", { [OP_ADD_HEAD] = 2, [OP_ADD_TAIL] = 2, [OP_ADD_AFTER] = 4,
+		   [OP_ADD_NEAR_HEAD] = 2, [OP_ADD_NEAR_NODE] = 2, [OP_DEL] = 8,
+		   [OP_MOVE_HEAD] = 6, [OP_POP_HEAD] = 1, [OP_POP_TAIL] = 2, [OP_ITER] = 1 } },
+};
+
+#define IN_LIST (-1)
+#define MAX_CHAIN 16
+
+struct item {
+	struct caslist_node link;
+	int state; /* plain: IN_LIST or owner id; written only by the owner */
+	int marker;
+	int seen;  /* post-run check only */
+};
+
+struct thr {
+	pthread_t tid;
+	int id;
+	uint64_t rng;
+	struct item **own;
+	size_t nown;
+	unsigned long long ops[NOPS], hits[NOPS];
+};
+
+static struct caslist_list list;
+static struct item *items;
+static size_t nitems;
+static struct item *marker;
+static const struct mix *mix;
+static unsigned wsum;
+static _Atomic int stop;
+static _Atomic int cut_token;
+static _Atomic unsigned long errors;
+static pthread_barrier_t start;
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static struct item *item_of(struct caslist_node *n)
+{
+	return caslist_entry(n, struct item, link);
+}
+
+/* The caller just removed it: it must have been on the list. */
+static void take(struct thr *t, struct item *it)
+{
+	if (it->state != IN_LIST) {
+		atomic_fetch_add(&errors, 1);
+		fprintf(stderr, "stress: thread %d removed node %p in state %d\n", t->id,
+			(void *)it, it->state);
+	}
+	it->state = t->id;
+	t->own[t->nown++] = it;
+}
+
+/* Pick one owned node to add; it is marked IN_LIST before it is published. */
+static struct item *give(struct thr *t)
+{
+	size_t i = next_rand(&t->rng) % t->nown;
+	struct item *it = t->own[i];
+
+	t->own[i] = t->own[--t->nown];
+	it->state = IN_LIST;
+	return it;
+}
+
+/* An add that did not happen: the node is still ours. */
+static void keep(struct thr *t, struct item *it)
+{
+	it->state = t->id;
+	t->own[t->nown++] = it;
+}
+
+static struct item *random_item(struct thr *t)
+{
+	return &items[next_rand(&t->rng) % nitems];
+}
+
+/* A popped node: the marker goes straight back, anything else is ours. */
+static void popped(struct thr *t, struct caslist_node *n)
+{
+	struct item *it = item_of(n);
+
+	if (it->marker) {
+		take(t, it);
+		t->nown--;
+		it->state = IN_LIST;
+		caslist_add_tail(&list, n);
+		return;
+	}
+	take(t, it);
+}
+
+static int do_op(struct thr *t, enum op op)
+{
+	struct caslist_node *n;
+	struct item *it;
+
+	switch (op) {
+	case OP_ADD_HEAD:
+	case OP_ADD_TAIL:
+	case OP_ADD_AFTER:
+	case OP_ADD_NEAR_HEAD:
+	case OP_ADD_NEAR_NODE:
+		if (t->nown == 0)
+			return 0;
+		it = give(t);
+		if (op == OP_ADD_HEAD) {
+			caslist_add_head(&list, &it->link);
+		} else if (op == OP_ADD_TAIL) {
+			caslist_add_tail(&list, &it->link);
+		} else if (op == OP_ADD_NEAR_HEAD) {
+			caslist_add_near(&list.head, &it->link);
+		} else {
+			struct item *pos = random_item(t);
+			int rc = op == OP_ADD_AFTER ? caslist_add_after(&pos->link, &it->link)
+						    : caslist_add_near(&pos->link, &it->link);
+
+			if (rc == CASLIST_ENOENT) {
+				keep(t, it);
+				return 0;
+			}
+		}
+		return 1;
+	case OP_DEL:
+		it = random_item(t);
+		if (!caslist_del_if_linked(&it->link))
+			return 0;
+		take(t, it);
+		return 1;
+	case OP_MOVE_HEAD:
+		return caslist_move_head(&list, &random_item(t)->link) == CASLIST_OK;
+	case OP_POP_HEAD:
+	case OP_POP_TAIL:
+		n = op == OP_POP_HEAD ? caslist_pop_head(&list) : caslist_pop_tail(&list);
+		if (n == NULL)
+			return 0;
+		popped(t, n);
+		return 1;
+	case OP_SPLICE_HEAD:
+	case OP_SPLICE_TAIL: {
+		size_t k = 1 + next_rand(&t->rng) % MAX_CHAIN;
+		struct item *first, *prev;
+
+		if (t->nown == 0)
+			return 0;
+		first = prev = give(t);
+		while (--k > 0 && t->nown > 0) {
+			it = give(t);
+			caslist_chain_link(&prev->link, &it->link);
+			prev = it;
+		}
+		if (op == OP_SPLICE_HEAD)
+			caslist_splice_head(&list, &first->link, &prev->link);
+		else
+			caslist_splice_tail(&list, &first->link, &prev->link);
+		return 1;
+	}
+	case OP_CUT: {
+		int expect = 0, done;
+
+		if (!atomic_compare_exchange_strong(&cut_token, &expect, 1))
+			return 0;
+		n = caslist_cut_front(&list, &marker->link);
+		done = n != NULL;
+		if (done) {
+			/* Per-node work after the cut, outside any lock. */
+			while (n != NULL) {
+				struct caslist_node *nx = caslist_chain_next(n);
+
+				it = item_of(n);
+				caslist_node_init(n);
+				take(t, it);
+				n = nx;
+			}
+			/* marker was last: back at a random end, so cuts
+			 * take prefixes of varied length */
+			t->nown--;
+			marker->state = IN_LIST;
+			if (next_rand(&t->rng) % 2)
+				caslist_add_tail(&list, &marker->link);
+			else
+				caslist_add_head(&list, &marker->link);
+		}
+		atomic_store(&cut_token, 0);
+		return done;
+	}
+	case OP_ITER: {
+		struct caslist_node *cur = &list.head;
+		int steps = 0;
+
+		while (steps < 64 && caslist_iter_next(&list, &cur) == 1)
+			steps++;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct thr *t = arg;
+
+	pthread_barrier_wait(&start);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		unsigned r = (unsigned)(next_rand(&t->rng) % wsum);
+		int op = 0;
+
+		while (r >= mix->w[op])
+			r -= mix->w[op++];
+		t->ops[op]++;
+		t->hits[op] += (unsigned long long)do_op(t, (enum op)op);
+	}
+	return NULL;
+}
+
+static void watchdog(int sig)
+{
+	static const char msg[] = "stress: TIMEOUT (deadlock or livelock?)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	struct thr *thr;
+	int nthreads, checks = 0, failed = 0;
+	double seconds;
+	uint64_t seed, rng;
+	size_t nlist = 0, nowned = 0, count = 0;
+	unsigned long long total = 0, ops[NOPS] = { 0 }, hits[NOPS] = { 0 };
+	struct timespec ts;
+	const char *wd;
+	int rc;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s <rand|rotate|near|ends|all> <threads> <seconds> <seed> [nodes]\n",
+			argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++)
+		if (strcmp(argv[1], mixes[i].name) == 0)
+			mix = &mixes[i];
+	nthreads = atoi(argv[2]);
+	seconds = atof(argv[3]);
+	seed = strtoull(argv[4], NULL, 0);
+	nitems = argc > 5 ? strtoul(argv[5], NULL, 0) : 0;
+	if (mix == NULL || nthreads < 1 || seconds <= 0) {
+		fprintf(stderr, "stress: bad arguments\n");
+		return 2;
+	}
+	if (nitems == 0)
+		nitems = (size_t)nthreads * 32 < 1024 ? 1024 : (size_t)nthreads * 32;
+	for (int i = 0; i < NOPS; i++)
+		wsum += mix->w[i];
+	wd = getenv("CASLIST_STRESS_WATCHDOG");
+	signal(SIGALRM, watchdog);
+	alarm(wd ? (unsigned)atoi(wd) : (unsigned)(seconds * 10) + 120);
+
+	/* nitems ordinary nodes + the marker; half on the list, half owned. */
+	items = calloc(nitems + 1, sizeof(*items));
+	thr = calloc((size_t)nthreads, sizeof(*thr));
+	if (items == NULL || thr == NULL)
+		return 2;
+	caslist_init(&list);
+	marker = &items[nitems];
+	marker->marker = 1;
+	rng = seed;
+	for (int i = 0; i < nthreads; i++) {
+		thr[i].id = i;
+		thr[i].rng = seed ^ (0x51afd6ed4e3c1a27ULL * (uint64_t)(i + 1));
+		thr[i].own = calloc(nitems + 1, sizeof(struct item *));
+		if (thr[i].own == NULL)
+			return 2;
+	}
+	for (size_t i = 0; i <= nitems; i++) {
+		caslist_node_init(&items[i].link);
+		if (i == nitems || next_rand(&rng) % 2) {
+			items[i].state = IN_LIST;
+			caslist_add_tail(&list, &items[i].link);
+		} else {
+			struct thr *t = &thr[next_rand(&rng) % (uint64_t)nthreads];
+
+			items[i].state = t->id;
+			t->own[t->nown++] = &items[i];
+		}
+	}
+
+	pthread_barrier_init(&start, NULL, (unsigned)nthreads + 1);
+	for (int i = 0; i < nthreads; i++)
+		if (pthread_create(&thr[i].tid, NULL, worker, &thr[i]) != 0) {
+			fprintf(stderr, "stress: pthread_create failed at %d threads\n", i);
+			return 2;
+		}
+	pthread_barrier_wait(&start);
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(thr[i].tid, NULL);
+
+	/* ---- checks ---- */
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		checks++;                                                     \
+		if (!(cond)) {                                                \
+			failed++;                                             \
+			fprintf(stderr, "stress: FAIL: " __VA_ARGS__);        \
+			fputc('\n', stderr);                                  \
+		}                                                             \
+	} while (0)
+
+	rc = caslist_check(&list, nitems + 1, &count);
+	CHECK(rc == 0, "structure: %s", caslist_check_strerror(rc));
+	if (rc == 0) {
+		struct caslist_node *cur = &list.head;
+		size_t bad = 0;
+
+		while (caslist_iter_next(&list, &cur) == 1) {
+			struct item *it = item_of(cur);
+
+			if (it < items || it > marker) {
+				bad++;
+				break;
+			}
+			it->seen++;
+			nlist++;
+			bad += it->state != IN_LIST;
+		}
+		CHECK(bad == 0, "%zu listed nodes not in state IN_LIST", bad);
+	}
+	{
+		size_t bad = 0;
+
+		for (int i = 0; i < nthreads; i++)
+			for (size_t j = 0; j < thr[i].nown; j++) {
+				struct item *it = thr[i].own[j];
+
+				it->seen++;
+				nowned++;
+				bad += it->state != i || caslist_node_linked(&it->link);
+			}
+		CHECK(bad == 0, "%zu owned nodes in a wrong state or still linked", bad);
+	}
+	{
+		size_t lost = 0, dup = 0;
+
+		for (size_t i = 0; i <= nitems; i++) {
+			lost += items[i].seen == 0;
+			dup += items[i].seen > 1;
+		}
+		CHECK(lost == 0 && dup == 0 && nlist + nowned == nitems + 1,
+		      "conservation: %zu lost, %zu duplicated, %zu listed + %zu owned != %zu", lost,
+		      dup, nlist, nowned, nitems + 1);
+	}
+	CHECK(atomic_load(&errors) == 0, "%lu removals of nodes that were not on the list",
+	      atomic_load(&errors));
+	for (int i = 0; i < nthreads; i++)
+		for (int op = 0; op < NOPS; op++) {
+			ops[op] += thr[i].ops[op];
+			hits[op] += thr[i].hits[op];
+		}
+	for (int op = 0; op < NOPS; op++) {
+		total += ops[op];
+		if (mix->w[op])
+			CHECK(hits[op] > 0, "progress: no successful %s in %llu tries", op_name[op],
+			      ops[op]);
+	}
+
+	printf("stress mix=%s threads=%d seconds=%.2f seed=%llu nodes=%zu: ops=%llu (%.0f/s)"
+	       " list=%zu owned=%zu:",
+	       mix->name, nthreads, seconds, (unsigned long long)seed, nitems + 1, total,
+	       (double)total / seconds, nlist, nowned);
+	for (int op = 0; op < NOPS; op++)
+		if (mix->w[op])
+			printf(" %s=%llu/%llu", op_name[op], hits[op], ops[op]);
+	printf(" -> %s (%d passed, %d failed)\n", failed ? "FAIL" : "PASS", checks - failed,
+	       failed);
+	return failed ? 1 : 0;
+}
