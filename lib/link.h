@@ -59,7 +59,7 @@ static inline void link_unlock(node_t *x, node_t *s)
 /*
  * link_trylock - one attempt at L(x).  Relaxed load: only a guess at the
  * expected value; the CAS decides.  CAS acquire on success: pairs with the
- * release in link_unlock (or link_publish) that wrote the successor we
+ * release in link_unlock that wrote the successor we
  * expect, so the link's last holder's writes are visible to us.
  */
 static inline bool link_trylock(node_t *x, node_t **succ)
@@ -184,7 +184,8 @@ static inline node_t *link_lock_prev(node_t *x)
 		uintptr_t v = w_of(x);
 
 		/* acquire: pairs with the release that made p->next == x
-		 * (link_unlock / link_publish by p's last holder). */
+		 * (link_unlock, in link_insert_locked or link_unlink_locked, by
+		 * p's last holder). */
 		if (prev_valid(p) &&
 		    atomic_compare_exchange_strong_explicit(&p->next, &v, w_of(x) | LOCK,
 							    memory_order_acquire,

@@ -197,9 +197,10 @@ bool caslist_del_if_linked(struct caslist_node *n)
 int caslist_move_head(struct caslist_list *l, struct caslist_node *n)
 {
 	node_t *h = head_of(l);
-	node_t *s = link_lock(n);
-	node_t *p, *f;
+	node_t *s, *p, *f;
 
+	CASLIST_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
+	s = link_lock(n);
 	if (s == NULL)
 		return CASLIST_ENOENT;
 	p = link_lock_prev(n);
@@ -283,10 +284,15 @@ struct caslist_node *caslist_cut_front(struct caslist_list *l, struct caslist_no
 	CASLIST_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
 	s = link_lock(last);
 	if (s == NULL) {
-		CASLIST_CHECK(0, "caslist_cut_front", last, "last is not linked");
+		/* POISON: removed by a concurrent remover, a race the caller
+		 * may lose.  0: never linked, or the end of a chain already
+		 * cut - never on this list: misuse.  Relaxed: diagnosis only. */
+		CASLIST_CHECK(atomic_load_explicit(&last->next, memory_order_relaxed) != 0,
+			      "caslist_cut_front", last, "last is not linked");
 		return NULL;
 	}
 	f = link_lock(h);
+	CASLIST_CHECK(f != h, "caslist_cut_front", last, "last is not on this list");
 	set_prev_checked(s, h, last, "caslist_cut_front");
 	/* Relaxed: f is ours from here; its new prev (chain start) is
 	 * published to the chain's user by program order. */

@@ -134,7 +134,8 @@ CASLIST_API void caslist_splice_tail(struct caslist_list *l, struct caslist_node
 /** caslist_cut_front - cut the prefix first..@last off @l in O(1) (two link
  * locks, touching only first, @last and last's successor).  Returns first;
  * the cut chain ends at @last (caslist_chain_next(last) == NULL).
- * Returns NULL if @last is not linked (debug builds abort). */
+ * Returns NULL if @last was removed by another thread (a race the caller
+ * may lose); debug builds abort if @last was never linked or already cut. */
 CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
 						   struct caslist_node *last);
 
