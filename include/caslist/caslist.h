@@ -4,5 +4,6 @@
 #define CASLIST_CASLIST_H
 
 #include <caslist/list.h>
+#include <caslist/freelist.h>
 
 #endif /* CASLIST_CASLIST_H */

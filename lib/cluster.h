@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * lib/cluster.h - cluster descriptors: the per-cluster lock, the state
+ * machine and the descriptor pool.  The free-list operations are in
+ * freelist.c; doc/cluster.md has the invariants.
+ *
+ * State (under the cluster lock):
+ *   SPARE     on fl->spare, no nodes
+ *   BUILDING  allocated by put_batch/put: nodes point to it, splice pending
+ *   LIVE      its nodes are on the free list as one contiguous run
+ *   TAKEN     cut off by a take; nodes still point to it until the batch
+ *             walk resets them, the last (its tail) retires it to SPARE
+ */
+#ifndef CASLIST_LIB_CLUSTER_H
+#define CASLIST_LIB_CLUSTER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "caslist/freelist.h"
+#include "backoff.h"
+
+enum cluster_state { CL_SPARE, CL_BUILDING, CL_LIVE, CL_TAKEN };
+
+struct caslist_cluster {
+	_Atomic(int) lock;
+	/* all below: under lock */
+	enum cluster_state state;
+	size_t nr;
+	struct caslist_fl_node *tail;
+	unsigned long mark;		/* caslist_fl_check's visit mark */
+	/* on fl->spare while SPARE (pool's own list, a caslist list) */
+	struct caslist_node spare_link;
+};
+
+/*
+ * The cluster lock: test-and-test-and-set with backoff.  Exchange acquire
+ * pairs with the release store in cl_unlock: the next holder sees the
+ * state, nr and tail the previous holder wrote.
+ */
+static inline void cl_lock(struct caslist_cluster *c)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	while (atomic_exchange_explicit(&c->lock, 1, memory_order_acquire) != 0)
+		while (atomic_load_explicit(&c->lock, memory_order_relaxed) != 0)
+			backoff(&b);
+}
+
+static inline void cl_unlock(struct caslist_cluster *c)
+{
+	atomic_store_explicit(&c->lock, 0, memory_order_release);
+}
+
+/* A descriptor in state BUILDING with nr and tail set; never fails
+ * (grows the pool by a slab if it is empty; aborts only if malloc does). */
+struct caslist_cluster *cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail);
+/* Back to the pool; the caller has moved it out of LIVE/TAKEN. */
+void cl_retire(struct caslist_fl *fl, struct caslist_cluster *c);
+void cl_pool_init(struct caslist_fl *fl);
+void cl_pool_destroy(struct caslist_fl *fl);
+void cl_pool_reserve(struct caslist_fl *fl, size_t n);
+
+#endif /* CASLIST_LIB_CLUSTER_H */

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * lib/freelist.c - the cluster-cut free list (doc/cluster.md).
+ *
+ * Lock order: a cluster lock, then link locks (through the list
+ * operations); never two cluster locks at once; link-lock holders never
+ * take a cluster lock.  So no cycle can form across the two levels, and
+ * the list level is deadlock-free by itself (doc/protocol.md section 3).
+ *
+ * The free list only ever adds at the tail (put, put_batch) and cuts at
+ * the front (take): nothing can appear in front of the front cluster, so
+ * a taker holding the front cluster's lock knows the prefix up to that
+ * cluster's tail is exactly the cluster.
+ */
+#include <stdint.h>
+
+#include "cluster.h"
+#include "debug.h"
+#include "link.h"
+
+static inline struct caslist_fl_node *fl_node_of(struct caslist_node *n)
+{
+	return caslist_entry(n, struct caslist_fl_node, link);
+}
+
+/* Acquire: pairs with the release store that set the pointer (below, or
+ * the list's link_unlock that published a put_batch), so the descriptor
+ * we then lock is the one the writer meant. */
+static inline struct caslist_cluster *cluster_of(struct caslist_fl_node *x)
+{
+	return atomic_load_explicit(&x->cluster, memory_order_acquire);
+}
+
+static inline void set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
+{
+	atomic_store_explicit(&x->cluster, c, memory_order_release);
+}
+
+void caslist_fl_init(struct caslist_fl *fl, unsigned batch)
+{
+	caslist_init(&fl->list);
+	fl->batch = batch ? batch : 1;
+	atomic_store_explicit(&fl->disable_depth, 0, memory_order_relaxed);
+	for (int i = 0; i < CASLIST_FL_STRIPES; i++)
+		atomic_store_explicit(&fl->busy[i].n, 0, memory_order_relaxed);
+	cl_pool_init(fl);
+}
+
+void caslist_fl_destroy(struct caslist_fl *fl)
+{
+	cl_pool_destroy(fl);
+}
+
+void caslist_fl_reserve(struct caslist_fl *fl, size_t n)
+{
+	cl_pool_reserve(fl, n);
+}
+
+void caslist_fl_node_init(struct caslist_fl_node *x)
+{
+	caslist_node_init(&x->link);
+	atomic_store_explicit(&x->cluster, NULL, memory_order_relaxed);
+}
+
+/* ---- take ---- */
+
+static unsigned my_stripe(void)
+{
+	static _Atomic(unsigned) next;
+	static _Thread_local unsigned stripe = UINT32_MAX;
+
+	if (stripe == UINT32_MAX)
+		stripe = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) %
+			 CASLIST_FL_STRIPES;
+	return stripe;
+}
+
+/*
+ * Lock the front cluster.  Validation under its lock: it is LIVE, the
+ * list's first node g belongs to it, and g is still first.  Then it stays
+ * the front cluster while we hold its lock: only its lock holder can
+ * remove its nodes, and nothing is ever inserted before the front.
+ */
+static struct caslist_cluster *lock_front(struct caslist_fl *fl)
+{
+	struct backoff b = BACKOFF_INIT;
+	struct caslist_node *h = &fl->list.head;
+
+	for (;;) {
+		/* Acquire: pairs with the link_unlock that made g first. */
+		struct caslist_node *g =
+			node_of(atomic_load_explicit(&h->next, memory_order_acquire));
+		struct caslist_cluster *c;
+
+		if (g == h)
+			return NULL;
+		c = cluster_of(fl_node_of(g));
+		if (c != NULL) {
+			cl_lock(c);
+			if (c->state == CL_LIVE && cluster_of(fl_node_of(g)) == c &&
+			    node_of(atomic_load_explicit(&h->next, memory_order_acquire)) == g)
+				return c;
+			cl_unlock(c);
+		}
+		backoff(&b);
+	}
+}
+
+size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_batch *b)
+{
+	struct caslist_node *last = NULL;
+	struct caslist_cluster *c;
+
+	b->fl = fl;
+	b->next = NULL;
+	b->n = 0;
+	b->stripe = my_stripe();
+	/* Dekker pair with caslist_fl_scan_begin (seq_cst on both sides):
+	 * either this take sees the window open and fixes up eagerly, or the
+	 * scanner sees this stripe busy and waits until the batch is done. */
+	atomic_fetch_add_explicit(&fl->busy[b->stripe].n, 1, memory_order_seq_cst);
+	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;
+#ifdef CASLIST_MUTANT_IGNORE_WINDOW
+	b->eager = false;	/* test-only mutant: takes ignore scan windows */
+#endif
+	/* An eager take never leaves a node TAKEN, so the scanner need not
+	 * wait for it: leave the count at once.  Only takes that started
+	 * before the window opened hold a scanner up, so scan_begin cannot
+	 * be starved by a stream of new takes. */
+	if (b->eager)
+		atomic_fetch_sub_explicit(&fl->busy[b->stripe].n, 1, memory_order_relaxed);
+
+	while (b->n < want && (c = lock_front(fl)) != NULL) {
+		struct caslist_node *tail = &c->tail->link, *first;
+		size_t nr = c->nr;
+
+		if (b->eager) {
+			/* Window open: reset the cluster pointers now, under
+			 * this cluster's lock, so no node is ever seen TAKEN. */
+			struct caslist_node *n = node_of(atomic_load_explicit(
+				&fl->list.head.next, memory_order_acquire));
+
+			for (;;) {
+				struct caslist_node *nx = caslist_chain_next(n);
+
+				set_cluster(fl_node_of(n), NULL);
+				if (n == tail)
+					break;
+				n = nx;
+			}
+		}
+		first = caslist_cut_front(&fl->list, tail);
+		c->state = b->eager ? CL_BUILDING : CL_TAKEN;
+		cl_unlock(c);
+		if (b->eager)
+			cl_retire(fl, c);
+		if (last == NULL)
+			b->next = first;
+		else
+			caslist_chain_link(last, first);
+		last = tail;
+		b->n += nr;
+	}
+	if (b->n == 0 && !b->eager) {
+		/* Nothing taken, nothing pending.  Release: pairs with the
+		 * scanner's seq_cst load. */
+		atomic_fetch_sub_explicit(&fl->busy[b->stripe].n, 1, memory_order_release);
+		b->eager = true;	/* batch_next has nothing to release */
+	}
+	return b->n;
+}
+
+struct caslist_fl_node *caslist_fl_batch_next(struct caslist_fl_batch *b)
+{
+	struct caslist_node *n = b->next;
+	struct caslist_fl_node *x;
+
+	if (n == NULL)
+		return NULL;
+	b->next = caslist_chain_next(n);
+	x = fl_node_of(n);
+	if (!b->eager) {
+		/* TAKEN: nothing writes c->tail any more; we (or whoever
+		 * handed us the batch) saw it under the lock in take. */
+		struct caslist_cluster *c = atomic_load_explicit(&x->cluster, memory_order_relaxed);
+		int last_of_cluster = c->tail == x;
+
+		set_cluster(x, NULL);
+		if (last_of_cluster)
+			cl_retire(b->fl, c);	/* after all its nodes are reset */
+		if (b->next == NULL)
+			/* Release: the scanner's seq_cst load that sees 0
+			 * also sees every reset above. */
+			atomic_fetch_sub_explicit(&b->fl->busy[b->stripe].n, 1,
+						  memory_order_release);
+	}
+	caslist_node_init(n);
+	return x;
+}
+
+/* ---- put ---- */
+
+void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
+			  struct caslist_fl_node *last, size_t n)
+{
+	struct caslist_cluster *c;
+	struct caslist_fl_node *x = first;
+
+	if (n == 0)
+		return;
+	c = cl_alloc(fl, n, last);
+	/* Private chain: point every node at c, outside any shared lock.
+	 * Published by the splice's release. */
+	for (size_t i = 0; i < n; i++) {
+		CASLIST_CHECK(atomic_load_explicit(&x->cluster, memory_order_relaxed) == NULL,
+			      "caslist_fl_put_batch", x, "node is already free");
+		atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
+		if (i + 1 < n)
+			x = fl_node_of(caslist_chain_next(&x->link));
+	}
+	CASLIST_CHECK(x == last, "caslist_fl_put_batch", last, "chain length != n");
+	caslist_splice_tail(&fl->list, &first->link, &last->link);
+	cl_lock(c);
+	c->state = CL_LIVE;
+	cl_unlock(c);
+}
+
+void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
+{
+	struct caslist_node *h = &fl->list.head;
+
+	CASLIST_CHECK(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
+	for (int tries = 0; tries < 4; tries++) {
+		struct caslist_node *t = prev_hint(h);
+		struct caslist_cluster *c;
+
+		if (t == h || !prev_valid(t))
+			break;
+		c = cluster_of(fl_node_of(t));
+		if (c == NULL)
+			continue;
+		cl_lock(c);
+		if (c->state != CL_LIVE || c->nr >= fl->batch) {
+			cl_unlock(c);
+			break;
+		}
+		/* c's tail is the list's tail: hold its link (expect head). */
+		if (&c->tail->link == t && link_lock_expect(t, h)) {
+			atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
+			link_insert_locked(t, h, &x->link, &x->link, "caslist_fl_put");
+			c->tail = x;
+			c->nr++;
+			cl_unlock(c);
+			return;
+		}
+		cl_unlock(c);
+	}
+	caslist_fl_put_batch(fl, x, x, 1);
+}
+
+void caslist_fl_cache_put(struct caslist_fl *fl, struct caslist_fl_cache *c,
+			  struct caslist_fl_node *x)
+{
+	if (c->n == 0)
+		c->first = x;
+	else
+		caslist_chain_link(&c->last->link, &x->link);
+	c->last = x;
+	if (++c->n >= fl->batch)
+		caslist_fl_cache_flush(fl, c);
+}
+
+void caslist_fl_cache_flush(struct caslist_fl *fl, struct caslist_fl_cache *c)
+{
+	if (c->n != 0)
+		caslist_fl_put_batch(fl, c->first, c->last, c->n);
+	c->first = c->last = NULL;
+	c->n = 0;
+}
+
+/* ---- remove and node state ---- */
+
+int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	(void)fl;
+	for (;;) {
+		struct caslist_cluster *c = cluster_of(x);
+		struct caslist_node *s, *p;
+
+		if (c == NULL)
+			return CASLIST_ENOENT;
+		cl_lock(c);
+		if (cluster_of(x) != c) {	/* moved meanwhile: look again */
+			cl_unlock(c);
+			continue;
+		}
+		if (c->state == CL_TAKEN) {	/* a taker owns it now */
+			cl_unlock(c);
+			return CASLIST_ENOENT;
+		}
+		if (c->state != CL_LIVE) {	/* BUILDING: splice in flight */
+			cl_unlock(c);
+			backoff(&b);
+			continue;
+		}
+		/* x is in c, on the list, and stays so while we hold c. */
+		s = link_lock(&x->link);
+		p = link_lock_prev(&x->link);
+		set_cluster(x, NULL);
+		link_unlink_locked(p, &x->link, s, "caslist_fl_remove");
+		caslist_node_init(&x->link);
+		if (c->tail == x)	/* p is in c iff c had more nodes (a run) */
+			c->tail = c->nr > 1 ? fl_node_of(p) : NULL;
+		if (--c->nr == 0) {
+			c->state = CL_BUILDING;
+			cl_unlock(c);
+			cl_retire(fl, c);
+		} else {
+			cl_unlock(c);
+		}
+		return CASLIST_OK;
+	}
+}
+
+int caslist_fl_node_state(struct caslist_fl *fl, struct caslist_fl_node *x)
+{
+	(void)fl;
+	for (;;) {
+		struct caslist_cluster *c = cluster_of(x);
+		int st;
+
+		if (c == NULL)
+			return CASLIST_FL_NOT_FREE;
+		cl_lock(c);
+		if (cluster_of(x) != c) {
+			cl_unlock(c);
+			continue;
+		}
+		st = c->state == CL_TAKEN ? CASLIST_FL_TAKEN
+		     : c->state == CL_LIVE ? CASLIST_FL_FREE
+					   : CASLIST_FL_NOT_FREE; /* BUILDING: not yet */
+		cl_unlock(c);
+		return st;
+	}
+}
+
+/* ---- scan window ---- */
+
+void caslist_fl_scan_begin(struct caslist_fl *fl)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	/* seq_cst: the other half of the Dekker pair in caslist_fl_take. */
+	atomic_fetch_add_explicit(&fl->disable_depth, 1, memory_order_seq_cst);
+	for (int i = 0; i < CASLIST_FL_STRIPES; i++)
+		while (atomic_load_explicit(&fl->busy[i].n, memory_order_seq_cst) != 0)
+			backoff(&b);
+}
+
+void caslist_fl_scan_end(struct caslist_fl *fl)
+{
+	/* Release: the scanner's own writes are done before takes go lazy. */
+	atomic_fetch_sub_explicit(&fl->disable_depth, 1, memory_order_release);
+}
+
+/* ---- audit (quiescent) ---- */
+
+#define FL_CHECK_LIST (-1)
+#define FL_CHECK_NOT_LIVE (-2)
+#define FL_CHECK_SPLIT (-3)
+#define FL_CHECK_COUNT (-4)
+#define FL_CHECK_TAIL (-5)
+#define FL_CHECK_LEAK (-6)
+
+int caslist_fl_check(struct caslist_fl *fl, size_t *nodes, size_t *clusters)
+{
+	static unsigned long gen;
+	struct caslist_node *cur = &fl->list.head;
+	struct caslist_cluster *run = NULL;
+	struct caslist_fl_node *prev = NULL;
+	size_t n = 0, ncl = 0, len = 0, spare = 0;
+	unsigned long mark = ++gen;
+
+	if (caslist_check(&fl->list, SIZE_MAX, NULL) != 0)
+		return FL_CHECK_LIST;
+	for (;;) {
+		int rc = caslist_iter_next(&fl->list, &cur);
+		struct caslist_fl_node *x = rc == 1 ? fl_node_of(cur) : NULL;
+		struct caslist_cluster *c = x ? cluster_of(x) : NULL;
+
+		if (run != NULL && c != run) {	/* a run ends */
+			if (len != run->nr)
+				return FL_CHECK_COUNT;
+			if (run->tail != prev)
+				return FL_CHECK_TAIL;
+		}
+		if (x == NULL)
+			break;
+		if (c == NULL || c->state != CL_LIVE)
+			return FL_CHECK_NOT_LIVE;
+		if (c != run) {
+			if (c->mark == mark)	/* seen before: not contiguous */
+				return FL_CHECK_SPLIT;
+			c->mark = mark;
+			run = c;
+			len = 0;
+			ncl++;
+		}
+		len++;
+		n++;
+		prev = x;
+	}
+	if (caslist_check(&fl->spare, SIZE_MAX, &spare) != 0 ||
+	    ncl + spare != atomic_load_explicit(&fl->ndesc, memory_order_relaxed))
+		return FL_CHECK_LEAK;
+	if (nodes)
+		*nodes = n;
+	if (clusters)
+		*clusters = ncl;
+	return 0;
+}
+
+const char *caslist_fl_check_strerror(int code)
+{
+	switch (code) {
+	case 0:
+		return "ok";
+	case FL_CHECK_LIST:
+		return "the underlying list is broken (caslist_check)";
+	case FL_CHECK_NOT_LIVE:
+		return "a node on the list is not in a live cluster";
+	case FL_CHECK_SPLIT:
+		return "a cluster is not one contiguous run";
+	case FL_CHECK_COUNT:
+		return "a cluster's count differs from its run length";
+	case FL_CHECK_TAIL:
+		return "a cluster's tail is not the last node of its run";
+	case FL_CHECK_LEAK:
+		return "descriptors leaked (live + spare != allocated)";
+	default:
+		return "unknown";
+	}
+}

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/fl_stress.c - concurrent stress of the cluster free list.
+ *
+ * Usage: fl_stress <threads> <seconds> <seed> [nodes] [batch]
+ *
+ * Thread 0 is a scanner: it opens scan windows and, inside each, asks the
+ * state of a slice of nodes; a node seen TAKEN inside a window is a
+ * failure (the window contract).  All other threads mix: take(want) and
+ * walk the batch, single put, put_batch of a private chain, put through a
+ * private cache, and remove of a random node.  Each node has a plain
+ * `state` written only by its owner (FREE before it is put, the owner's
+ * id after it is taken or removed), so TSan checks the free list's
+ * ordering and a node taken twice is caught.  After the run (caches
+ * flushed, threads joined): caslist_fl_check (clusters contiguous, counts
+ * and tails exact, no descriptor leaked) and conservation (every node once:
+ * free list or one thread).  One-line summary; exit 0 = pass.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <caslist/caslist.h>
+
+#define FREE_STATE (-1)
+
+struct item {
+	struct caslist_fl_node fl;
+	int state;
+	int seen;
+};
+
+struct thr {
+	pthread_t tid;
+	int id;
+	uint64_t rng;
+	struct item **own;
+	size_t nown;
+	struct caslist_fl_cache cache;
+	struct item **cached;	/* mirror of the cache, for conservation */
+	size_t ncached;
+	unsigned long long takes, taken, puts, batches, cputs, removes, removed;
+	unsigned long long windows, probes, taken_seen_outside;
+};
+
+static struct caslist_fl fl;
+static struct item *items;
+static size_t nitems;
+static unsigned batch;
+static _Atomic int stop;
+static _Atomic unsigned long errors;
+static pthread_barrier_t start;
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static struct item *item_of(struct caslist_fl_node *x)
+{
+	return caslist_entry(x, struct item, fl);
+}
+
+static void take_own(struct thr *t, struct item *it, const char *how)
+{
+	if (it->state != FREE_STATE) {
+		atomic_fetch_add(&errors, 1);
+		fprintf(stderr, "fl_stress: thread %d %s node %p in state %d\n", t->id, how,
+			(void *)it, it->state);
+	}
+	it->state = t->id;
+	t->own[t->nown++] = it;
+}
+
+static struct item *give(struct thr *t)
+{
+	size_t i = next_rand(&t->rng) % t->nown;
+	struct item *it = t->own[i];
+
+	t->own[i] = t->own[--t->nown];
+	it->state = FREE_STATE;
+	return it;
+}
+
+static void flush_cache(struct thr *t)
+{
+	caslist_fl_cache_flush(&fl, &t->cache);
+	t->ncached = 0;
+}
+
+static void scanner(struct thr *t)
+{
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		size_t from = next_rand(&t->rng) % nitems, len = 64;
+
+		caslist_fl_scan_begin(&fl);
+		t->windows++;
+		for (size_t i = 0; i < len; i++) {
+			struct item *it = &items[(from + i) % nitems];
+
+			t->probes++;
+			if (caslist_fl_node_state(&fl, &it->fl) == CASLIST_FL_TAKEN) {
+				atomic_fetch_add(&errors, 1);
+				fprintf(stderr, "fl_stress: node %p TAKEN inside a scan window\n",
+					(void *)it);
+			}
+		}
+		caslist_fl_scan_end(&fl);
+		/* outside a window TAKEN is allowed: count it (shows the
+		 * probe can see the state at all) */
+		for (size_t i = 0; i < len; i++)
+			t->taken_seen_outside += caslist_fl_node_state(&fl, &items[(from + i) % nitems].fl) ==
+						 CASLIST_FL_TAKEN;
+	}
+}
+
+static void worker_ops(struct thr *t)
+{
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		unsigned r = (unsigned)(next_rand(&t->rng) % 10);
+
+		if (r < 2 || t->nown == 0) {
+			struct caslist_fl_batch b;
+			struct caslist_fl_node *x;
+			size_t want = 1 + next_rand(&t->rng) % batch, got = 0;
+
+			t->takes++;
+			caslist_fl_take(&fl, want, &b);
+			while ((x = caslist_fl_batch_next(&b)) != NULL) {
+				take_own(t, item_of(x), "took");
+				got++;
+			}
+			if (got != b.n) {
+				atomic_fetch_add(&errors, 1);
+				fprintf(stderr, "fl_stress: batch count %zu, walked %zu\n", b.n, got);
+			}
+			t->taken += got;
+		} else if (r < 4) {
+			t->puts++;
+			caslist_fl_put(&fl, &give(t)->fl);
+		} else if (r < 6) {
+			size_t k = 1 + next_rand(&t->rng) % (2 * batch), n = 1;
+			struct item *first = give(t), *prev = first, *it;
+
+			while (n < k && t->nown > 0) {
+				it = give(t);
+				caslist_chain_link(&prev->fl.link, &it->fl.link);
+				prev = it;
+				n++;
+			}
+			t->batches++;
+			caslist_fl_put_batch(&fl, &first->fl, &prev->fl, n);
+		} else if (r < 7) {
+			struct item *it = give(t);
+
+			t->cputs++;
+			t->cached[t->ncached++] = it;
+			caslist_fl_cache_put(&fl, &t->cache, &it->fl);
+			if (t->cache.n == 0)
+				t->ncached = 0;	/* it flushed itself */
+		} else {
+			struct item *it = &items[next_rand(&t->rng) % nitems];
+
+			t->removes++;
+			if (caslist_fl_remove(&fl, &it->fl) == CASLIST_OK) {
+				take_own(t, it, "removed");
+				t->removed++;
+			}
+		}
+	}
+	flush_cache(t);
+}
+
+static void *worker(void *arg)
+{
+	struct thr *t = arg;
+
+	pthread_barrier_wait(&start);
+	if (t->id == 0)
+		scanner(t);
+	else
+		worker_ops(t);
+	return NULL;
+}
+
+static void watchdog(int sig)
+{
+	static const char msg[] = "fl_stress: TIMEOUT (deadlock or livelock?)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	struct thr *thr;
+	int nthreads, checks = 0, failed = 0, rc;
+	double seconds;
+	uint64_t seed;
+	size_t nfree = 0, nclusters = 0, nlist = 0, nowned = 0;
+	unsigned long long s_takes = 0, s_taken = 0, s_puts = 0, s_batches = 0, s_cputs = 0,
+			   s_removes = 0, s_removed = 0;
+	struct timespec ts;
+	const char *wd;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s <threads> <seconds> <seed> [nodes] [batch]\n", argv[0]);
+		return 2;
+	}
+	nthreads = atoi(argv[1]);
+	seconds = atof(argv[2]);
+	seed = strtoull(argv[3], NULL, 0);
+	nitems = argc > 4 ? strtoul(argv[4], NULL, 0) : 0;
+	batch = argc > 5 ? (unsigned)atoi(argv[5]) : 31;
+	if (nthreads < 2 || seconds <= 0 || batch == 0) {
+		fprintf(stderr, "fl_stress: bad arguments (threads >= 2: one is the scanner)\n");
+		return 2;
+	}
+	if (nitems == 0)
+		nitems = (size_t)nthreads * 64 < 4096 ? 4096 : (size_t)nthreads * 64;
+	wd = getenv("CASLIST_STRESS_WATCHDOG");
+	signal(SIGALRM, watchdog);
+	alarm(wd ? (unsigned)atoi(wd) : (unsigned)(seconds * 10) + 120);
+
+	items = calloc(nitems, sizeof(*items));
+	thr = calloc((size_t)nthreads, sizeof(*thr));
+	if (items == NULL || thr == NULL)
+		return 2;
+	caslist_fl_init(&fl, batch);
+	for (int i = 0; i < nthreads; i++) {
+		thr[i].id = i;
+		thr[i].rng = seed ^ (0x51afd6ed4e3c1a27ULL * (uint64_t)(i + 1));
+		thr[i].own = calloc(nitems, sizeof(struct item *));
+		thr[i].cached = calloc(batch + 1, sizeof(struct item *));
+		if (thr[i].own == NULL || thr[i].cached == NULL)
+			return 2;
+	}
+	/* all nodes start free, in clusters of batch */
+	for (size_t i = 0; i < nitems; i++) {
+		caslist_fl_node_init(&items[i].fl);
+		items[i].state = FREE_STATE;
+		caslist_fl_put(&fl, &items[i].fl);
+	}
+
+	pthread_barrier_init(&start, NULL, (unsigned)nthreads + 1);
+	for (int i = 0; i < nthreads; i++)
+		if (pthread_create(&thr[i].tid, NULL, worker, &thr[i]) != 0) {
+			fprintf(stderr, "fl_stress: pthread_create failed at %d threads\n", i);
+			return 2;
+		}
+	pthread_barrier_wait(&start);
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(thr[i].tid, NULL);
+
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		checks++;                                                     \
+		if (!(cond)) {                                                \
+			failed++;                                             \
+			fprintf(stderr, "fl_stress: FAIL: " __VA_ARGS__);     \
+			fputc('\n', stderr);                                  \
+		}                                                             \
+	} while (0)
+
+	rc = caslist_fl_check(&fl, &nfree, &nclusters);
+	CHECK(rc == 0, "free list audit: %s", caslist_fl_check_strerror(rc));
+	{
+		struct caslist_node *cur = &fl.list.head;
+		size_t bad = 0;
+
+		while (caslist_iter_next(&fl.list, &cur) == 1) {
+			struct item *it = item_of(caslist_entry(cur, struct caslist_fl_node, link));
+
+			it->seen++;
+			nlist++;
+			bad += it->state != FREE_STATE;
+		}
+		CHECK(bad == 0, "%zu free nodes not in state FREE", bad);
+	}
+	{
+		size_t bad = 0;
+
+		for (int i = 0; i < nthreads; i++)
+			for (size_t j = 0; j < thr[i].nown; j++) {
+				struct item *it = thr[i].own[j];
+
+				it->seen++;
+				nowned++;
+				bad += it->state != i ||
+				       caslist_fl_node_state(&fl, &it->fl) != CASLIST_FL_NOT_FREE;
+			}
+		CHECK(bad == 0, "%zu owned nodes in a wrong state", bad);
+	}
+	{
+		size_t lost = 0, dup = 0;
+
+		for (size_t i = 0; i < nitems; i++) {
+			lost += items[i].seen == 0;
+			dup += items[i].seen > 1;
+		}
+		CHECK(lost == 0 && dup == 0 && nlist + nowned == nitems,
+		      "conservation: %zu lost, %zu duplicated, %zu free + %zu owned != %zu", lost,
+		      dup, nlist, nowned, nitems);
+	}
+	CHECK(atomic_load(&errors) == 0, "%lu errors during the run (see above)",
+	      atomic_load(&errors));
+	for (int i = 1; i < nthreads; i++) {
+		s_takes += thr[i].takes, s_taken += thr[i].taken, s_puts += thr[i].puts;
+		s_batches += thr[i].batches, s_cputs += thr[i].cputs;
+		s_removes += thr[i].removes, s_removed += thr[i].removed;
+	}
+	CHECK(s_taken > 0 && s_puts > 0 && s_batches > 0 && s_cputs > 0 && s_removed > 0 &&
+		      thr[0].windows > 0,
+	      "progress: every operation must have happened");
+
+	printf("fl_stress threads=%d seconds=%.2f seed=%llu nodes=%zu batch=%u: takes=%llu"
+	       " (nodes %llu) puts=%llu put_batches=%llu cache_puts=%llu removes=%llu/%llu"
+	       " windows=%llu probes=%llu taken_seen_outside=%llu free=%zu clusters=%zu"
+	       " owned=%zu -> %s (%d passed, %d failed)\n",
+	       nthreads, seconds, (unsigned long long)seed, nitems, batch, s_takes, s_taken,
+	       s_puts, s_batches, s_cputs, s_removed, s_removes, thr[0].windows, thr[0].probes,
+	       thr[0].taken_seen_outside, nfree, nclusters, nowned, failed ? "FAIL" : "PASS",
+	       checks - failed, failed);
+	caslist_fl_destroy(&fl);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# test/fl_stress.sh - the free-list stress at 2, 8, 64 and 256 threads, and
+# the window mutant (takes that ignore scan windows) must be caught (TAP).
+# Environment: CASLIST_STRESS_SECONDS (default 1), CASLIST_STRESS_SEED.
+b=${CASLIST_BUILDDIR:-.}/test
+secs=${CASLIST_STRESS_SECONDS:-1}
+threads=${CASLIST_STRESS_THREADS:-"2 8 64 256"}
+n=1
+for t in $threads; do n=$((n + 1)); done
+echo "1..$n"
+i=0
+for t in $threads; do
+	i=$((i + 1))
+	seed=${CASLIST_STRESS_SEED:-$((100 + i))}
+	out=$("$b/fl_stress" "$t" "$secs" "$seed" 2>&1)
+	rc=$?
+	line=$(printf '%s\n' "$out" | grep '^fl_stress threads=' | tail -n 1)
+	if [ $rc -eq 0 ]; then
+		echo "ok $i - $line"
+	else
+		echo "not ok $i - threads=$t seed=$seed exit=$rc $line"
+		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+	fi
+done
+i=$((i + 1))
+caught=
+for args in "4 2 1" "8 2 2" "3 3 3"; do
+	# shellcheck disable=SC2086
+	out=$(CASLIST_STRESS_WATCHDOG=20 timeout 60 "$b/fl_stress-mutant-window" $args 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		caught="$args: exit $rc: $(printf '%s\n' "$out" | grep -m1 -E 'TAKEN inside|FAIL|ThreadSanitizer')"
+		break
+	fi
+	echo "# fl_stress-mutant-window $args: exit 0, not caught"
+done
+if [ -n "$caught" ]; then
+	echo "ok $i - mutant (takes ignore scan windows) caught: $caught"
+else
+	echo "not ok $i - mutant (takes ignore scan windows) went unnoticed"
+fi
