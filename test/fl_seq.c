@@ -15,6 +15,7 @@
 #include <caslist/caslist.h>
 
 #include "tap.h"
+#include "util.h"
 
 #define MAXN 96
 #define BATCH 4
@@ -242,11 +243,7 @@ static void edges(void)
 static uint64_t rng;
 static uint64_t next_rand(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng);
 }
 
 static void random_ops(uint64_t seed, int steps)

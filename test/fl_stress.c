@@ -27,6 +27,8 @@
 
 #include <caslist/caslist.h>
 
+#include "util.h"
+
 #define FREE_STATE (-1)
 
 struct item {
@@ -56,14 +58,6 @@ static _Atomic int stop;
 static _Atomic unsigned long errors;
 static pthread_barrier_t start;
 
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static struct item *item_of(struct caslist_fl_node *x)
 {
@@ -83,7 +77,7 @@ static void take_own(struct thr *t, struct item *it, const char *how)
 
 static struct item *give(struct thr *t)
 {
-	size_t i = next_rand(&t->rng) % t->nown;
+	size_t i = splitmix64(&t->rng) % t->nown;
 	struct item *it = t->own[i];
 
 	t->own[i] = t->own[--t->nown];
@@ -100,7 +94,7 @@ static void flush_cache(struct thr *t)
 static void scanner(struct thr *t)
 {
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		size_t from = next_rand(&t->rng) % nitems, len = 64;
+		size_t from = splitmix64(&t->rng) % nitems, len = 64;
 
 		caslist_fl_scan_begin(&fl);
 		t->windows++;
@@ -126,12 +120,12 @@ static void scanner(struct thr *t)
 static void worker_ops(struct thr *t)
 {
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		unsigned r = (unsigned)(next_rand(&t->rng) % 10);
+		unsigned r = (unsigned)(splitmix64(&t->rng) % 10);
 
 		if (r < 2 || t->nown == 0) {
 			struct caslist_fl_batch b;
 			struct caslist_fl_node *x;
-			size_t want = 1 + next_rand(&t->rng) % batch, got = 0;
+			size_t want = 1 + splitmix64(&t->rng) % batch, got = 0;
 
 			t->takes++;
 			caslist_fl_take(&fl, want, &b);
@@ -148,7 +142,7 @@ static void worker_ops(struct thr *t)
 			t->puts++;
 			caslist_fl_put(&fl, &give(t)->fl);
 		} else if (r < 6) {
-			size_t k = 1 + next_rand(&t->rng) % (2 * batch), n = 1;
+			size_t k = 1 + splitmix64(&t->rng) % (2 * batch), n = 1;
 			struct item *first = give(t), *prev = first, *it;
 
 			while (n < k && t->nown > 0) {
@@ -168,7 +162,7 @@ static void worker_ops(struct thr *t)
 			if (t->cache.n == 0)
 				t->ncached = 0;	/* it flushed itself */
 		} else {
-			struct item *it = &items[next_rand(&t->rng) % nitems];
+			struct item *it = &items[splitmix64(&t->rng) % nitems];
 
 			t->removes++;
 			if (caslist_fl_remove(&fl, &it->fl) == CASLIST_OK) {
@@ -192,16 +186,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static void watchdog(int sig)
-{
-	static const char msg[] = "fl_stress: TIMEOUT (deadlock or livelock?)\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(3);
-}
-
 int main(int argc, char **argv)
 {
 	struct thr *thr;
@@ -212,7 +196,6 @@ int main(int argc, char **argv)
 	unsigned long long s_takes = 0, s_taken = 0, s_puts = 0, s_batches = 0, s_cputs = 0,
 			   s_removes = 0, s_removed = 0;
 	struct timespec ts;
-	const char *wd;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: %s <threads> <seconds> <seed> [nodes] [batch]\n", argv[0]);
@@ -229,9 +212,7 @@ int main(int argc, char **argv)
 	}
 	if (nitems == 0)
 		nitems = (size_t)nthreads * 64 < 4096 ? 4096 : (size_t)nthreads * 64;
-	wd = getenv("CASLIST_STRESS_WATCHDOG");
-	signal(SIGALRM, watchdog);
-	alarm(wd ? (unsigned)atoi(wd) : (unsigned)(seconds * 10) + 120);
+	watchdog_arm(seconds);
 
 	items = calloc(nitems, sizeof(*items));
 	thr = calloc((size_t)nthreads, sizeof(*thr));

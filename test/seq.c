@@ -12,6 +12,7 @@
 #include <caslist/caslist.h>
 
 #include "tap.h"
+#include "util.h"
 
 #define MAXN 64
 
@@ -85,11 +86,7 @@ static void reset(void)
 static uint64_t rng;
 static uint64_t next_rand(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng);
 }
 
 static void edge_cases(void)

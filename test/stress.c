@@ -37,6 +37,8 @@
 
 #include <caslist/caslist.h>
 
+#include "util.h"
+
 enum op {
 	OP_ADD_HEAD,
 	OP_ADD_TAIL,
@@ -107,14 +109,6 @@ static _Atomic int cut_token;
 static _Atomic unsigned long errors;
 static pthread_barrier_t start;
 
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static struct item *item_of(struct caslist_node *n)
 {
@@ -136,7 +130,7 @@ static void take(struct thr *t, struct item *it)
 /* Pick one owned node to add; it is marked IN_LIST before it is published. */
 static struct item *give(struct thr *t)
 {
-	size_t i = next_rand(&t->rng) % t->nown;
+	size_t i = splitmix64(&t->rng) % t->nown;
 	struct item *it = t->own[i];
 
 	t->own[i] = t->own[--t->nown];
@@ -153,7 +147,7 @@ static void keep(struct thr *t, struct item *it)
 
 static struct item *random_item(struct thr *t)
 {
-	return &items[next_rand(&t->rng) % nitems];
+	return &items[splitmix64(&t->rng) % nitems];
 }
 
 /* A popped node: the marker goes straight back, anything else is ours. */
@@ -219,7 +213,7 @@ static int do_op(struct thr *t, enum op op)
 		return 1;
 	case OP_SPLICE_HEAD:
 	case OP_SPLICE_TAIL: {
-		size_t k = 1 + next_rand(&t->rng) % MAX_CHAIN;
+		size_t k = 1 + splitmix64(&t->rng) % MAX_CHAIN;
 		struct item *first, *prev;
 
 		if (t->nown == 0)
@@ -257,7 +251,7 @@ static int do_op(struct thr *t, enum op op)
 			 * take prefixes of varied length */
 			t->nown--;
 			marker->state = IN_LIST;
-			if (next_rand(&t->rng) % 2)
+			if (splitmix64(&t->rng) % 2)
 				caslist_add_tail(&list, &marker->link);
 			else
 				caslist_add_head(&list, &marker->link);
@@ -284,7 +278,7 @@ static void *worker(void *arg)
 
 	pthread_barrier_wait(&start);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		unsigned r = (unsigned)(next_rand(&t->rng) % wsum);
+		unsigned r = (unsigned)(splitmix64(&t->rng) % wsum);
 		int op = 0;
 
 		while (r >= mix->w[op])
@@ -293,16 +287,6 @@ static void *worker(void *arg)
 		t->hits[op] += (unsigned long long)do_op(t, (enum op)op);
 	}
 	return NULL;
-}
-
-static void watchdog(int sig)
-{
-	static const char msg[] = "stress: TIMEOUT (deadlock or livelock?)\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(3);
 }
 
 int main(int argc, char **argv)
@@ -314,7 +298,6 @@ int main(int argc, char **argv)
 	size_t nlist = 0, nowned = 0, count = 0;
 	unsigned long long total = 0, ops[NOPS] = { 0 }, hits[NOPS] = { 0 };
 	struct timespec ts;
-	const char *wd;
 	int rc;
 
 	if (argc < 5) {
@@ -337,9 +320,7 @@ int main(int argc, char **argv)
 		nitems = (size_t)nthreads * 32 < 1024 ? 1024 : (size_t)nthreads * 32;
 	for (int i = 0; i < NOPS; i++)
 		wsum += mix->w[i];
-	wd = getenv("CASLIST_STRESS_WATCHDOG");
-	signal(SIGALRM, watchdog);
-	alarm(wd ? (unsigned)atoi(wd) : (unsigned)(seconds * 10) + 120);
+	watchdog_arm(seconds);
 
 	/* nitems ordinary nodes + the marker; half on the list, half owned. */
 	items = calloc(nitems + 1, sizeof(*items));
@@ -359,11 +340,11 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i <= nitems; i++) {
 		caslist_node_init(&items[i].link);
-		if (i == nitems || next_rand(&rng) % 2) {
+		if (i == nitems || splitmix64(&rng) % 2) {
 			items[i].state = IN_LIST;
 			caslist_add_tail(&list, &items[i].link);
 		} else {
-			struct thr *t = &thr[next_rand(&rng) % (uint64_t)nthreads];
+			struct thr *t = &thr[splitmix64(&rng) % (uint64_t)nthreads];
 
 			items[i].state = t->id;
 			t->own[t->nown++] = &items[i];
