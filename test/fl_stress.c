@@ -44,8 +44,6 @@ struct thr {
 	struct item **own;
 	size_t nown;
 	struct caslist_fl_cache cache;
-	struct item **cached;	/* mirror of the cache, for conservation */
-	size_t ncached;
 	unsigned long long takes, taken, puts, batches, cputs, removes, removed;
 	unsigned long long windows, probes, taken_seen_outside;
 };
@@ -83,12 +81,6 @@ static struct item *give(struct thr *t)
 	t->own[i] = t->own[--t->nown];
 	it->state = FREE_STATE;
 	return it;
-}
-
-static void flush_cache(struct thr *t)
-{
-	caslist_fl_cache_flush(&fl, &t->cache);
-	t->ncached = 0;
 }
 
 static void scanner(struct thr *t)
@@ -157,10 +149,7 @@ static void worker_ops(struct thr *t)
 			struct item *it = give(t);
 
 			t->cputs++;
-			t->cached[t->ncached++] = it;
 			caslist_fl_cache_put(&fl, &t->cache, &it->fl);
-			if (t->cache.n == 0)
-				t->ncached = 0;	/* it flushed itself */
 		} else {
 			struct item *it = &items[splitmix64(&t->rng) % nitems];
 
@@ -171,7 +160,7 @@ static void worker_ops(struct thr *t)
 			}
 		}
 	}
-	flush_cache(t);
+	caslist_fl_cache_flush(&fl, &t->cache);
 }
 
 static void *worker(void *arg)
@@ -223,8 +212,7 @@ int main(int argc, char **argv)
 		thr[i].id = i;
 		thr[i].rng = seed ^ (0x51afd6ed4e3c1a27ULL * (uint64_t)(i + 1));
 		thr[i].own = calloc(nitems, sizeof(struct item *));
-		thr[i].cached = calloc(batch + 1, sizeof(struct item *));
-		if (thr[i].own == NULL || thr[i].cached == NULL)
+		if (thr[i].own == NULL)
 			return 2;
 	}
 	/* all nodes start free, in clusters of batch */
