@@ -38,7 +38,6 @@ struct item {
 };
 
 struct thr {
-	pthread_t tid;
 	int id;
 	uint64_t rng;
 	struct item **own;
@@ -178,13 +177,13 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	struct thr *thr;
-	int nthreads, checks = 0, failed = 0, rc;
+	struct checks cc = { "fl_stress", 0, 0 };
+	int nthreads, rc;
 	double seconds;
 	uint64_t seed;
 	size_t nfree = 0, nclusters = 0, nlist = 0, nowned = 0;
 	unsigned long long s_takes = 0, s_taken = 0, s_puts = 0, s_batches = 0, s_cputs = 0,
 			   s_removes = 0, s_removed = 0;
-	struct timespec ts;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: %s <threads> <seconds> <seed> [nodes] [batch]\n", argv[0]);
@@ -222,32 +221,11 @@ int main(int argc, char **argv)
 		caslist_fl_put(&fl, &items[i].fl);
 	}
 
-	pthread_barrier_init(&start, NULL, (unsigned)nthreads + 1);
-	for (int i = 0; i < nthreads; i++)
-		if (pthread_create(&thr[i].tid, NULL, worker, &thr[i]) != 0) {
-			fprintf(stderr, "fl_stress: pthread_create failed at %d threads\n", i);
-			return 2;
-		}
-	pthread_barrier_wait(&start);
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);
-	atomic_store(&stop, 1);
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(thr[i].tid, NULL);
-
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		checks++;                                                     \
-		if (!(cond)) {                                                \
-			failed++;                                             \
-			fprintf(stderr, "fl_stress: FAIL: " __VA_ARGS__);     \
-			fputc('\n', stderr);                                  \
-		}                                                             \
-	} while (0)
+	if (run_threads(nthreads, worker, thr, sizeof(*thr), &start, &stop, seconds) != 0)
+		return 2;
 
 	rc = caslist_fl_check(&fl, &nfree, &nclusters);
-	CHECK(rc == 0, "free list audit: %s", caslist_fl_check_strerror(rc));
+	check(&cc, rc == 0, "free list audit: %s", caslist_fl_check_strerror(rc));
 	{
 		struct caslist_node *cur = &fl.list.head;
 		size_t bad = 0;
@@ -259,7 +237,7 @@ int main(int argc, char **argv)
 			nlist++;
 			bad += it->state != FREE_STATE;
 		}
-		CHECK(bad == 0, "%zu free nodes not in state FREE", bad);
+		check(&cc, bad == 0, "%zu free nodes not in state FREE", bad);
 	}
 	{
 		size_t bad = 0;
@@ -273,7 +251,7 @@ int main(int argc, char **argv)
 				bad += it->state != i ||
 				       caslist_fl_node_state(&fl, &it->fl) != CASLIST_FL_NOT_FREE;
 			}
-		CHECK(bad == 0, "%zu owned nodes in a wrong state", bad);
+		check(&cc, bad == 0, "%zu owned nodes in a wrong state", bad);
 	}
 	{
 		size_t lost = 0, dup = 0;
@@ -282,18 +260,18 @@ int main(int argc, char **argv)
 			lost += items[i].seen == 0;
 			dup += items[i].seen > 1;
 		}
-		CHECK(lost == 0 && dup == 0 && nlist + nowned == nitems,
+		check(&cc, lost == 0 && dup == 0 && nlist + nowned == nitems,
 		      "conservation: %zu lost, %zu duplicated, %zu free + %zu owned != %zu", lost,
 		      dup, nlist, nowned, nitems);
 	}
-	CHECK(atomic_load(&errors) == 0, "%lu errors during the run (see above)",
+	check(&cc, atomic_load(&errors) == 0, "%lu errors during the run (see above)",
 	      atomic_load(&errors));
 	for (int i = 1; i < nthreads; i++) {
 		s_takes += thr[i].takes, s_taken += thr[i].taken, s_puts += thr[i].puts;
 		s_batches += thr[i].batches, s_cputs += thr[i].cputs;
 		s_removes += thr[i].removes, s_removed += thr[i].removed;
 	}
-	CHECK(s_taken > 0 && s_puts > 0 && s_batches > 0 && s_cputs > 0 && s_removed > 0 &&
+	check(&cc, s_taken > 0 && s_puts > 0 && s_batches > 0 && s_cputs > 0 && s_removed > 0 &&
 		      thr[0].windows > 0,
 	      "progress: every operation must have happened");
 
@@ -303,8 +281,8 @@ int main(int argc, char **argv)
 	       " owned=%zu -> %s (%d passed, %d failed)\n",
 	       nthreads, seconds, (unsigned long long)seed, nitems, batch, s_takes, s_taken,
 	       s_puts, s_batches, s_cputs, s_removed, s_removes, thr[0].windows, thr[0].probes,
-	       thr[0].taken_seen_outside, nfree, nclusters, nowned, failed ? "FAIL" : "PASS",
-	       checks - failed, failed);
+	       thr[0].taken_seen_outside, nfree, nclusters, nowned, cc.failed ? "FAIL" : "PASS",
+	       cc.n - cc.failed, cc.failed);
 	caslist_fl_destroy(&fl);
-	return failed ? 1 : 0;
+	return cc.failed ? 1 : 0;
 }

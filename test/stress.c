@@ -90,7 +90,6 @@ struct item {
 };
 
 struct thr {
-	pthread_t tid;
 	int id;
 	uint64_t rng;
 	struct item **own;
@@ -292,12 +291,12 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	struct thr *thr;
-	int nthreads, checks = 0, failed = 0;
+	struct checks cc = { "stress", 0, 0 };
+	int nthreads;
 	double seconds;
 	uint64_t seed, rng;
 	size_t nlist = 0, nowned = 0, count = 0;
 	unsigned long long total = 0, ops[NOPS] = { 0 }, hits[NOPS] = { 0 };
-	struct timespec ts;
 	int rc;
 
 	if (argc < 5) {
@@ -351,33 +350,12 @@ int main(int argc, char **argv)
 		}
 	}
 
-	pthread_barrier_init(&start, NULL, (unsigned)nthreads + 1);
-	for (int i = 0; i < nthreads; i++)
-		if (pthread_create(&thr[i].tid, NULL, worker, &thr[i]) != 0) {
-			fprintf(stderr, "stress: pthread_create failed at %d threads\n", i);
-			return 2;
-		}
-	pthread_barrier_wait(&start);
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);
-	atomic_store(&stop, 1);
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(thr[i].tid, NULL);
+	if (run_threads(nthreads, worker, thr, sizeof(*thr), &start, &stop, seconds) != 0)
+		return 2;
 
 	/* ---- checks ---- */
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		checks++;                                                     \
-		if (!(cond)) {                                                \
-			failed++;                                             \
-			fprintf(stderr, "stress: FAIL: " __VA_ARGS__);        \
-			fputc('\n', stderr);                                  \
-		}                                                             \
-	} while (0)
-
 	rc = caslist_check(&list, nitems + 1, &count);
-	CHECK(rc == 0, "structure: %s", caslist_check_strerror(rc));
+	check(&cc, rc == 0, "structure: %s", caslist_check_strerror(rc));
 	if (rc == 0) {
 		struct caslist_node *cur = &list.head;
 		size_t bad = 0;
@@ -393,7 +371,7 @@ int main(int argc, char **argv)
 			nlist++;
 			bad += it->state != IN_LIST;
 		}
-		CHECK(bad == 0, "%zu listed nodes not in state IN_LIST", bad);
+		check(&cc, bad == 0, "%zu listed nodes not in state IN_LIST", bad);
 	}
 	{
 		size_t bad = 0;
@@ -406,7 +384,7 @@ int main(int argc, char **argv)
 				nowned++;
 				bad += it->state != i || caslist_node_linked(&it->link);
 			}
-		CHECK(bad == 0, "%zu owned nodes in a wrong state or still linked", bad);
+		check(&cc, bad == 0, "%zu owned nodes in a wrong state or still linked", bad);
 	}
 	{
 		size_t lost = 0, dup = 0;
@@ -415,11 +393,11 @@ int main(int argc, char **argv)
 			lost += items[i].seen == 0;
 			dup += items[i].seen > 1;
 		}
-		CHECK(lost == 0 && dup == 0 && nlist + nowned == nitems + 1,
+		check(&cc, lost == 0 && dup == 0 && nlist + nowned == nitems + 1,
 		      "conservation: %zu lost, %zu duplicated, %zu listed + %zu owned != %zu", lost,
 		      dup, nlist, nowned, nitems + 1);
 	}
-	CHECK(atomic_load(&errors) == 0, "%lu removals of nodes that were not on the list",
+	check(&cc, atomic_load(&errors) == 0, "%lu removals of nodes that were not on the list",
 	      atomic_load(&errors));
 	for (int i = 0; i < nthreads; i++)
 		for (int op = 0; op < NOPS; op++) {
@@ -429,7 +407,7 @@ int main(int argc, char **argv)
 	for (int op = 0; op < NOPS; op++) {
 		total += ops[op];
 		if (mix->w[op])
-			CHECK(hits[op] > 0, "progress: no successful %s in %llu tries", op_name[op],
+			check(&cc, hits[op] > 0, "progress: no successful %s in %llu tries", op_name[op],
 			      ops[op]);
 	}
 
@@ -440,7 +418,7 @@ int main(int argc, char **argv)
 	for (int op = 0; op < NOPS; op++)
 		if (mix->w[op])
 			printf(" %s=%llu/%llu", op_name[op], hits[op], ops[op]);
-	printf(" -> %s (%d passed, %d failed)\n", failed ? "FAIL" : "PASS", checks - failed,
-	       failed);
-	return failed ? 1 : 0;
+	printf(" -> %s (%d passed, %d failed)\n", cc.failed ? "FAIL" : "PASS",
+	       cc.n - cc.failed, cc.failed);
+	return cc.failed ? 1 : 0;
 }
