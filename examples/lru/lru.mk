@@ -1,0 +1,1 @@
+# examples/lru/lru.mk - included from Makefile.am; append to the shared variables with +=

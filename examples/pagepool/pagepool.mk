@@ -1,0 +1,1 @@
+# examples/pagepool/pagepool.mk - included from Makefile.am; append to the shared variables with +=
