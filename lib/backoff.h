@@ -8,20 +8,39 @@
  * link we wait for may be preempted (the test suite runs 256 threads on 2
  * cores).  Concurrency Kit's ck_backoff_eb is the same idea but never
  * yields, and its stall is inline asm; this is eight lines of our own.
+ *
+ * backoff_wait(b, link, op) is backoff() for a wait on one link's lock.
+ * In debug builds it also watches the time: once at the cap, a wait on
+ * the same link that lasts longer than caslist__stuck_ms() prints one
+ * diagnostic naming the link and its holder (debug.h), then goes on
+ * waiting.  Release builds compile it to backoff().
  */
 #ifndef CASLIST_LIB_BACKOFF_H
 #define CASLIST_LIB_BACKOFF_H
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "debug.h"
 
 #define BACKOFF_MIN 4u
 #define BACKOFF_MAX 1024u
 
 struct backoff {
 	unsigned spins;
+#if CASLIST_DEBUG_ON
+	const void *link;		/* the link waited on since t0 */
+	unsigned long long t0_ms;	/* 0: clock not started */
+	bool told;			/* diagnostic printed for this link */
+#endif
 };
+#if CASLIST_DEBUG_ON
+#define BACKOFF_INIT { BACKOFF_MIN, NULL, 0, false }
+#else
 #define BACKOFF_INIT { BACKOFF_MIN }
+#endif
 
 static inline void cpu_relax(void)
 {
@@ -42,6 +61,41 @@ static inline void backoff(struct backoff *b)
 		b->spins <<= 1;
 	else
 		sched_yield();
+}
+
+#if CASLIST_DEBUG_ON
+static inline unsigned long long backoff_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000u + (unsigned long long)ts.tv_nsec / 1000000u;
+}
+#endif
+
+/* One round of waiting for the lock of LINK, by operation OP. */
+static inline void backoff_wait(struct backoff *b, const void *link, const char *op)
+{
+#if CASLIST_DEBUG_ON
+	if (b->link != link) {		/* a new link: restart the clock */
+		b->link = link;
+		b->t0_ms = 0;
+		b->told = false;
+	}
+	if (b->spins >= BACKOFF_MAX && !b->told) {
+		unsigned long long now = backoff_now_ms();
+
+		if (b->t0_ms == 0) {
+			b->t0_ms = now;
+		} else if (now - b->t0_ms > caslist__stuck_ms()) {
+			b->told = true;
+			caslist__stuck(link, op, (unsigned long)(now - b->t0_ms));
+		}
+	}
+#endif
+	(void)link;
+	(void)op;
+	backoff(b);
 }
 
 #endif /* CASLIST_LIB_BACKOFF_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/debug.h - misuse checks.
+ * lib/debug.h - misuse checks and the stuck-link diagnostic.
  *
  * Tier 1 (always on): states the API reports as return codes (a node that
  * is not linked gives CASLIST_ENOENT).  Tier 2 (CASLIST_DEBUG, configure
@@ -8,11 +8,21 @@
  * adding a linked node, caslist_del of an unlinked node (double delete),
  * cutting at a node that is not linked, and a neighbour link that does not
  * point back (next->prev != self) seen while holding the link's lock.
+ *
+ * Stuck links (CASLIST_DEBUG only): every link-lock acquisition records
+ * the operation that took it in a striped side table keyed by the link's
+ * address (caslist__note_lock).  A waiter that has waited for one link
+ * longer than CASLIST_STUCK_MS milliseconds (environment; default 1000)
+ * prints one line naming the link and the recorded holder, then keeps
+ * waiting (backoff_wait in backoff.h).  A thread that dies holding a link
+ * lock leaves it locked, like any lock: the diagnostic is how you find it.
  */
 #ifndef CASLIST_LIB_DEBUG_H
 #define CASLIST_LIB_DEBUG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #ifdef CASLIST_DEBUG
 #define CASLIST_DEBUG_ON 1
@@ -30,5 +40,49 @@ __attribute__((noreturn, cold)) void caslist__misuse(const char *op, const void 
 		if (CASLIST_DEBUG_ON && __builtin_expect(!(cond), 0))          \
 			caslist__misuse((op), (node), (what));                 \
 	} while (0)
+
+/* ---- who holds a link (debug builds) ---- */
+
+#define CASLIST_HOLDER_SLOTS 1024u
+
+/* One slot: the last link recorded here and the operation that took it.
+ * A slot is shared by every link that hashes to it: a reader checks the
+ * link before it trusts the op (caslist__holder_of). */
+struct caslist__holder {
+	_Atomic(uintptr_t) link;
+	_Atomic(const char *) op;
+};
+
+extern struct caslist__holder caslist__holders[CASLIST_HOLDER_SLOTS];
+
+static inline struct caslist__holder *caslist__slot(const void *link)
+{
+	uintptr_t a = (uintptr_t)link;
+
+	return &caslist__holders[((a >> 4) ^ (a >> 14)) % CASLIST_HOLDER_SLOTS];
+}
+
+/* Record that OP has just taken the lock of LINK (debug builds only).
+ * Both stores relaxed: the table is read only by the diagnostic, which
+ * needs no ordering with the list (it re-checks the link, and a stale or
+ * overwritten record is reported as such); atomics keep TSan quiet. */
+static inline void caslist__note_lock(const void *link, const char *op)
+{
+	if (CASLIST_DEBUG_ON) {
+		struct caslist__holder *h = caslist__slot(link);
+
+		atomic_store_explicit(&h->op, op, memory_order_relaxed);
+		atomic_store_explicit(&h->link, (uintptr_t)link, memory_order_relaxed);
+	}
+	(void)link;
+	(void)op;
+}
+
+/* Milliseconds a waiter waits on one link before it reports (once). */
+unsigned long caslist__stuck_ms(void);
+/* Cold reporter: one line on stderr naming LINK, its recorded holder and
+ * the waiting operation WAITER.  Returns (the waiter keeps waiting). */
+__attribute__((cold)) void caslist__stuck(const void *link, const char *waiter,
+					  unsigned long waited_ms);
 
 #endif /* CASLIST_LIB_DEBUG_H */

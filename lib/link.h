@@ -44,6 +44,18 @@ static inline bool w_unlinked(uintptr_t w) { return w == 0 || w == CASLIST_POISO
 #endif
 
 /*
+ * Every lock acquisition names the operation that takes it (debug builds
+ * record it for the stuck-link diagnostic, debug.h).  The short names pass
+ * the calling function's name; list.c passes the public op's name where a
+ * helper is shared.
+ */
+#define link_trylock(x, succ) link_trylock_op((x), (succ), __func__)
+#define link_lock(x) link_lock_op((x), __func__)
+#define link_lock_expect(x, expect) link_lock_expect_op((x), (expect), __func__)
+#define link_trylock_prev(x) link_trylock_prev_op((x), __func__)
+#define link_lock_prev(x) link_lock_prev_op((x), __func__)
+
+/*
  * link_unlock - release L(x) with successor s: the only way a locked word
  * becomes unlocked, and the linearization point of every operation.
  * Release: pairs with the acquire of the next CAS that takes L(x)
@@ -62,7 +74,7 @@ static inline void link_unlock(node_t *x, node_t *s)
  * release in link_unlock that wrote the successor we
  * expect, so the link's last holder's writes are visible to us.
  */
-static inline bool link_trylock(node_t *x, node_t **succ)
+static inline bool link_trylock_op(node_t *x, node_t **succ, const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
@@ -72,6 +84,7 @@ static inline bool link_trylock(node_t *x, node_t **succ)
 						     memory_order_acquire,
 						     memory_order_relaxed))
 		return false;
+	caslist__note_lock(x, op);
 	*succ = node_of(v);
 	return true;
 }
@@ -81,7 +94,7 @@ static inline bool link_trylock(node_t *x, node_t **succ)
  * not linked.  Orders as link_trylock; a failed CAS is relaxed (no data is
  * read on that path).  Caller obeys the lock order (see link_lock_prev).
  */
-static inline node_t *link_lock(node_t *x)
+static inline node_t *link_lock_op(node_t *x, const char *op)
 {
 	struct backoff b = BACKOFF_INIT;
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -92,10 +105,12 @@ static inline node_t *link_lock(node_t *x)
 		if (!w_locked(v) &&
 		    atomic_compare_exchange_weak_explicit(&x->next, &v, v | LOCK,
 							  memory_order_acquire,
-							  memory_order_relaxed))
+							  memory_order_relaxed)) {
+			caslist__note_lock(x, op);
 			return node_of(v);
+		}
 		if (w_locked(v)) {
-			backoff(&b);
+			backoff_wait(&b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
 		}
 	}
@@ -107,7 +122,7 @@ static inline node_t *link_lock(node_t *x)
  * any other unlocked value (x is no longer expect's predecessor).
  * Same orders as link_lock.
  */
-static inline bool link_lock_expect(node_t *x, node_t *expect)
+static inline bool link_lock_expect_op(node_t *x, node_t *expect, const char *op)
 {
 	struct backoff b = BACKOFF_INIT;
 
@@ -116,12 +131,14 @@ static inline bool link_lock_expect(node_t *x, node_t *expect)
 
 		if (atomic_compare_exchange_weak_explicit(&x->next, &v, v | LOCK,
 							  memory_order_acquire,
-							  memory_order_relaxed))
+							  memory_order_relaxed)) {
+			caslist__note_lock(x, op);
 			return true;
+		}
 		if (!w_locked(v) && v != w_of(expect))
 			return false;
 		if (w_locked(v))
-			backoff(&b);
+			backoff_wait(&b, x, op);
 	}
 }
 
@@ -146,7 +163,7 @@ static inline bool prev_valid(const node_t *p)
  * link_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
-static inline node_t *link_trylock_prev(node_t *x)
+static inline node_t *link_trylock_prev_op(node_t *x, const char *op)
 {
 	node_t *p = prev_hint(x);
 	uintptr_t v = w_of(x);
@@ -156,8 +173,10 @@ static inline node_t *link_trylock_prev(node_t *x)
 	/* acquire: as in link_trylock. */
 	if (atomic_compare_exchange_strong_explicit(&p->next, &v, w_of(x) | LOCK,
 						    memory_order_acquire,
-						    memory_order_relaxed))
+						    memory_order_relaxed)) {
+		caslist__note_lock(p, op);
 		return p;
+	}
 	return NULL;
 }
 
@@ -169,7 +188,7 @@ static inline node_t *link_trylock_prev(node_t *x)
  * toward the head, and holders of the head's link never wait, so the
  * wait-for chain ends (doc/protocol.md, "No deadlock").
  */
-static inline node_t *link_lock_prev(node_t *x)
+static inline node_t *link_lock_prev_op(node_t *x, const char *op)
 {
 	struct backoff b = BACKOFF_INIT;
 
@@ -189,10 +208,12 @@ static inline node_t *link_lock_prev(node_t *x)
 		if (prev_valid(p) &&
 		    atomic_compare_exchange_strong_explicit(&p->next, &v, w_of(x) | LOCK,
 							    memory_order_acquire,
-							    memory_order_relaxed))
+							    memory_order_relaxed)) {
+			caslist__note_lock(p, op);
 			return p;
+		}
 #endif
-		backoff(&b);
+		backoff_wait(&b, p, op);
 	}
 }
 
@@ -234,6 +255,7 @@ static inline void link_insert_locked(node_t *pos, node_t *succ, node_t *first, 
 				      const char *op)
 {
 	atomic_store_explicit(&last->next, w_of(succ) | LOCK, memory_order_relaxed);
+	caslist__note_lock(last, op);
 	atomic_store_explicit(&first->prev, w_of(pos), memory_order_relaxed);
 	set_prev_checked(succ, last, pos, op);
 	link_unlock(pos, first);

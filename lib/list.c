@@ -59,14 +59,14 @@ bool caslist_node_linked(const struct caslist_node *n)
 
 /* Take the tail's link: wait on the current tail, re-reading the hint when
  * the node we waited on is no longer the tail.  Holds nothing meanwhile. */
-static node_t *lock_tail(node_t *h)
+static node_t *lock_tail(node_t *h, const char *op)
 {
 	struct backoff b = BACKOFF_INIT;
 
 	for (;;) {
 		node_t *t = prev_hint(h);
 
-		if (prev_valid(t) && link_lock_expect(t, h))
+		if (prev_valid(t) && link_lock_expect_op(t, h, op))
 			return t;
 		backoff(&b);
 	}
@@ -76,7 +76,7 @@ static node_t *lock_tail(node_t *h)
 static void splice_head(struct caslist_list *l, node_t *first, node_t *last, const char *op)
 {
 	node_t *h = head_of(l);
-	node_t *s = link_lock(h);	/* the head is always linked */
+	node_t *s = link_lock_op(h, op);	/* the head is always linked */
 
 	link_insert_locked(h, s, first, last, op);
 }
@@ -85,7 +85,7 @@ static void splice_head(struct caslist_list *l, node_t *first, node_t *last, con
 static void splice_tail(struct caslist_list *l, node_t *first, node_t *last, const char *op)
 {
 	node_t *h = head_of(l);
-	node_t *t = lock_tail(h);
+	node_t *t = lock_tail(h, op);
 
 	link_insert_locked(t, h, first, last, op);
 }
@@ -164,12 +164,12 @@ int caslist_add_near(struct caslist_node *pos, struct caslist_node *n)
 /* delete: L(n), then wait for L(pred(n)).  Linearizes at pred->next = succ. */
 static int del_common(node_t *n, const char *op)
 {
-	node_t *s = link_lock(n);
+	node_t *s = link_lock_op(n, op);
 	node_t *p;
 
 	if (s == NULL)
 		return CASLIST_ENOENT;
-	p = link_lock_prev(n);
+	p = link_lock_prev_op(n, op);
 	link_unlink_locked(p, n, s, op);
 	return CASLIST_OK;
 }
@@ -323,7 +323,7 @@ struct caslist_node *caslist_chain_next(const struct caslist_node *n)
 	 * by the thread that inserted it (step 5 of link_insert_locked, which
 	 * only clears the bit): wait for it. */
 	while (w_locked(v)) {
-		backoff(&b);
+		backoff_wait(&b, n, "caslist_chain_next");
 		v = atomic_load_explicit(&n->next, memory_order_acquire);
 	}
 	return w_unlinked(v) ? NULL : node_of(v);
@@ -338,7 +338,7 @@ int caslist_iter_next(const struct caslist_list *l, struct caslist_node **cur)
 	uintptr_t v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
 
 	while (w_locked(v)) {
-		backoff(&b);
+		backoff_wait(&b, *cur, "caslist_iter_next");
 		v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
 	}
 	if (w_unlinked(v))

@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/misuse.c - debug-build misuse checks abort with a message naming the
- * operation and the node address.  Built with the core compiled in and
- * CASLIST_DEBUG=1 whatever the configuration.  Each case runs in a forked
- * child; the parent checks it died of SIGABRT and what it printed.
+ * operation and the node address, and a waiter stuck on a link says so.
+ * Built with the core compiled in and CASLIST_DEBUG=1 whatever the
+ * configuration.  Each case runs in a forked child; the parent checks how
+ * it ended (SIGABRT for a misuse, exit 0 for a stuck-link case) and what
+ * it printed on stderr.
+ *
+ * One case per CASLIST_CHECK site (lib/list.c, lib/link.h, lib/freelist.c;
+ * the add check once per operation that uses it).  The table `sites` below
+ * lists them with the source line's text, and the last test greps the
+ * sources (CASLIST_SRCDIR) so that a new check without a case fails here.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,16 +27,24 @@
 
 #include "tap.h"
 
-static struct caslist_list L;
+static struct caslist_list L, M;
 static struct caslist_node a, b, c;
+static struct caslist_fl fl;
+static struct caslist_fl_node x, y;
 
 static void setup(void)
 {
 	caslist_init(&L);
+	caslist_init(&M);
 	caslist_node_init(&a);
 	caslist_node_init(&b);
 	caslist_node_init(&c);
+	caslist_fl_init(&fl, 4);
+	caslist_fl_node_init(&x);
+	caslist_fl_node_init(&y);
 }
+
+/* ---- misuse: each must abort ---- */
 
 static void add_linked(void)
 {
@@ -38,6 +56,33 @@ static void add_tail_linked(void)
 {
 	caslist_add_tail(&L, &a);
 	caslist_add_tail(&L, &a);
+}
+
+static void add_after_linked(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	caslist_add_after(&a, &b);
+}
+
+static void add_near_linked(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&M, &b);
+	caslist_add_near(&a, &b);
+}
+
+static void splice_head_linked(void)
+{
+	caslist_add_tail(&L, &b);
+	caslist_splice_head(&M, &b, &b);
+}
+
+static void splice_tail_linked(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	caslist_splice_tail(&M, &a, &b);
 }
 
 static void del_unlinked(void)
@@ -52,9 +97,29 @@ static void double_del(void)
 	caslist_del(&a);
 }
 
+static void move_head_of_head(void)
+{
+	caslist_add_head(&L, &a);
+	caslist_move_head(&L, &L.head);
+}
+
+static void cut_at_head(void)
+{
+	caslist_add_head(&L, &a);
+	caslist_cut_front(&L, &L.head);
+}
+
 static void cut_unlinked(void)
 {
 	caslist_add_head(&L, &b);
+	caslist_cut_front(&L, &a);
+}
+
+/* The check sees an empty list only (a non-empty one cannot be told from
+ * the right one without a walk). */
+static void cut_other_list(void)
+{
+	caslist_add_head(&M, &a);
 	caslist_cut_front(&L, &a);
 }
 
@@ -74,53 +139,312 @@ static void corrupt_add(void)
 	caslist_add_after(&a, &c);
 }
 
-/* Run fn in a child; 1 if it died of SIGABRT printing "op(node)" and what. */
-static int aborts(void (*fn)(void), const char *op, const void *node, const char *what)
+static void corrupt_move(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	caslist_add_tail(&L, &c);
+	atomic_store(&c.prev, (uintptr_t)&L.head); /* c->prev should be &b */
+	caslist_move_head(&L, &b);
+}
+
+static void corrupt_cut(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	atomic_store(&b.prev, (uintptr_t)&c); /* b->prev should be &a */
+	caslist_cut_front(&L, &a);
+}
+
+static void fl_put_twice(void)
+{
+	caslist_fl_put(&fl, &x);
+	caslist_fl_put(&fl, &x);
+}
+
+static void fl_put_batch_free(void)
+{
+	caslist_fl_put(&fl, &x);
+	caslist_fl_put_batch(&fl, &x, &x, 1);
+}
+
+static void fl_put_batch_short(void)
+{
+	caslist_chain_link(&x.link, &y.link);
+	caslist_fl_put_batch(&fl, &x, &y, 1); /* the chain x..y has 2 nodes */
+}
+
+/* ---- stuck links: a link held on purpose, a waiter, its message ---- */
+
+static int held_pipe[2];
+static struct caslist_node *stuck_cur;
+
+static void *del_a(void *arg)
+{
+	(void)arg;
+	return (void *)(intptr_t)caslist_del(&a);
+}
+
+static void *walk(void *arg)
+{
+	int rc, steps = 0;
+
+	(void)arg;
+	stuck_cur = &L.head;
+	while ((rc = caslist_iter_next(&L, &stuck_cur)) == 1)
+		steps++;
+	return (void *)(intptr_t)(rc == 0 ? steps : -1);
+}
+
+/*
+ * Hold the link of `held` (taken with the exported primitive), start
+ * `waiter`, read our own stderr (redirected into a pipe) until the
+ * diagnostic line is complete, then release the link, join, drain, and
+ * copy what was printed to the parent.  Exit 0 if the waiter returned
+ * `want` and exactly one diagnostic was printed.  Bounded by alarm().
+ */
+static void stuck_case(struct caslist_node *held, void *(*waiter)(void *), intptr_t want)
+{
+	char buf[2048];
+	size_t got = 0;
+	int orig = dup(2), n = 0;
+	pthread_t t;
+	void *ret;
+	struct caslist_node *succ;
+	const char *p;
+
+	alarm(20);
+	setenv("CASLIST_STUCK_MS", "50", 1);
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	if (pipe(held_pipe) != 0)
+		_exit(2);
+	dup2(held_pipe[1], 2);
+	succ = caslist_link_lock(held);
+	pthread_create(&t, NULL, waiter, NULL);
+	while (got < sizeof(buf) - 1) {
+		ssize_t len = read(held_pipe[0], buf + got, sizeof(buf) - 1 - got);
+
+		if (len <= 0)
+			break;
+		got += (size_t)len;
+		buf[got] = '\0';
+		if (strstr(buf, "keeps waiting") && strchr(strstr(buf, "keeps waiting"), '\n'))
+			break;
+	}
+	caslist_link_unlock(held, succ);
+	pthread_join(t, &ret);
+	fcntl(held_pipe[0], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		ssize_t len = read(held_pipe[0], buf + got, sizeof(buf) - 1 - got);
+
+		if (len <= 0)
+			break;
+		got += (size_t)len;
+	}
+	buf[got] = '\0';
+	if (write(orig, buf, got) < 0)
+		_exit(2);
+	for (p = buf; (p = strstr(p, "stuck link")) != NULL; p++)
+		n++;
+	if ((intptr_t)ret != want || n != 1) {
+		dprintf(orig, "waiter returned %ld (want %ld), %d diagnostics\n", (long)(intptr_t)ret,
+			(long)want, n);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+static void stuck_on_node(void)
+{
+	stuck_case(&a, del_a, CASLIST_OK); /* del waits for L(a) */
+}
+
+static void stuck_on_pred(void)
+{
+	stuck_case(&L.head, del_a, CASLIST_OK); /* del holds L(a), waits for L(head) */
+}
+
+static void stuck_walk(void)
+{
+	stuck_case(&a, walk, 2); /* iter_next waits on a's locked word */
+}
+
+/* ---- the harness ---- */
+
+/* Run fn in a child with stderr captured; returns the wait status. */
+static int run_child(void (*fn)(void), char *buf, size_t size)
 {
 	int fd[2], status;
-	char buf[512] = "", want[128];
-	ssize_t len, got = 0;
+	ssize_t len;
+	size_t got = 0;
 	pid_t pid;
 
+	buf[0] = '\0';
 	if (pipe(fd) != 0)
-		return 0;
+		return -1;
+	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
 		dup2(fd[1], 2);
 		close(fd[0]);
+		close(fd[1]);
 		setup();
 		fn();
 		_exit(0); /* not caught: the parent sees exit 0 */
 	}
 	close(fd[1]);
-	while ((len = read(fd[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-		got += len;
+	while (got < size - 1 && (len = read(fd[0], buf + got, size - 1 - got)) > 0)
+		got += (size_t)len;
 	buf[got] = '\0';
 	close(fd[0]);
 	waitpid(pid, &status, 0);
+	return status;
+}
+
+/* 1 if fn died of SIGABRT printing "caslist: op(node): " and what. */
+static int aborts(void (*fn)(void), const char *op, const void *node, const char *what)
+{
+	char buf[1024], want[160];
+	int status = run_child(fn, buf, sizeof(buf));
+
 	snprintf(want, sizeof(want), "caslist: %s(%p): ", op, node);
 	if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) || !strstr(buf, want) ||
 	    !strstr(buf, what)) {
-		printf("# child status %d, stderr: %s", status, buf);
+		printf("# child status %d, stderr: %s\n", status, buf);
 		return 0;
 	}
 	return 1;
 }
 
+/* 1 if fn exited 0 and printed the stuck-link line for link, held by
+ * holder, with waiter named. */
+static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
+			 const char *waiter)
+{
+	char buf[2048], want[256];
+	int status = run_child(fn, buf, sizeof(buf));
+
+	snprintf(want, sizeof(want), "caslist: stuck link %p: locked by %s; %s has waited ", link,
+		 holder, waiter);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !strstr(buf, want)) {
+		printf("# child status %d, want \"%s\", stderr: %s\n", status, want, buf);
+		return 0;
+	}
+	printf("# %s", buf);
+	return 1;
+}
+
+/* The CASLIST_CHECK sites, as "file: text on the line"; each has a case. */
+static const char *const sites[] = {
+	"lib/list.c: CASLIST_CHECK(w_unlinked(",
+	"lib/list.c: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
+	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_move_head\"",
+	"lib/list.c: CASLIST_CHECK(last != h, \"caslist_cut_front\"",
+	"lib/list.c: CASLIST_CHECK(atomic_load_explicit(&last->next",
+	"lib/list.c: CASLIST_CHECK(f != h, \"caslist_cut_front\"",
+	"lib/link.h: CASLIST_CHECK(old == was",
+	"lib/freelist.c: CASLIST_CHECK(atomic_load_explicit(&x->cluster",
+	"lib/freelist.c: CASLIST_CHECK(x == last, \"caslist_fl_put_batch\"",
+	"lib/freelist.c: CASLIST_CHECK(cluster_of(x) == NULL, \"caslist_fl_put\"",
+};
+
+/* Every CASLIST_CHECK( line in the sources matches exactly one entry. */
+static int sites_covered(void)
+{
+	static const char *const files[] = { "lib/list.c", "lib/link.h", "lib/freelist.c",
+					     "lib/cluster.c", "lib/check.c", "lib/debug.c" };
+	const char *src = getenv("CASLIST_SRCDIR");
+	int ok = 1, found = 0;
+
+	if (src == NULL)
+		src = ".";
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char path[1024], line[512];
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "%s/%s", src, files[f]);
+		fp = fopen(path, "r");
+		if (fp == NULL) {
+			printf("# cannot open %s (set CASLIST_SRCDIR)\n", path);
+			return 0;
+		}
+		while (fgets(line, sizeof(line), fp)) {
+			const char *p = strstr(line, "CASLIST_CHECK(");
+			int match = 0;
+
+			if (p == NULL)
+				continue;
+			for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
+				size_t fl_len = strlen(files[f]);
+
+				if (strncmp(sites[i], files[f], fl_len) == 0 &&
+				    strncmp(p, sites[i] + fl_len + 2, strlen(sites[i] + fl_len + 2)) == 0)
+					match++;
+			}
+			found++;
+			if (match != 1) {
+				printf("# %s: check without a misuse case: %s", files[f], p);
+				ok = 0;
+			}
+		}
+		fclose(fp);
+	}
+	return ok && found == (int)(sizeof(sites) / sizeof(sites[0]));
+}
+
 int main(void)
 {
+	/* lib/list.c check_addable, once per operation that calls it */
 	tap_ok(aborts(add_linked, "caslist_add_head", &a, "already linked"),
 	       "add_head of a linked node aborts");
 	tap_ok(aborts(add_tail_linked, "caslist_add_tail", &a, "already linked"),
 	       "add_tail of a linked node aborts");
+	tap_ok(aborts(add_after_linked, "caslist_add_after", &b, "already linked"),
+	       "add_after of a linked node aborts");
+	tap_ok(aborts(add_near_linked, "caslist_add_near", &b, "already linked"),
+	       "add_near of a node linked on another list aborts");
+	tap_ok(aborts(splice_head_linked, "caslist_splice_head", &b, "already linked"),
+	       "splice_head of a linked chain end aborts");
+	tap_ok(aborts(splice_tail_linked, "caslist_splice_tail", &b, "already linked"),
+	       "splice_tail of a linked chain end aborts");
+	/* caslist_del */
 	tap_ok(aborts(del_unlinked, "caslist_del", &a, "not linked"),
 	       "del of a never-linked node aborts");
 	tap_ok(aborts(double_del, "caslist_del", &a, "double delete"), "double del aborts");
-	tap_ok(aborts(cut_unlinked, "caslist_cut_front", &a, "not linked"),
-	       "cut_front with last not on the list aborts");
+	/* the head */
+	tap_ok(aborts(move_head_of_head, "caslist_move_head", &L.head, "cannot move the head"),
+	       "move_head of the head aborts");
+	tap_ok(aborts(cut_at_head, "caslist_cut_front", &L.head, "cannot cut at the head"),
+	       "cut_front at the head aborts");
+	/* cut_front's last */
+	tap_ok(aborts(cut_unlinked, "caslist_cut_front", &a, "last is not linked"),
+	       "cut_front with a never-linked last aborts");
+	tap_ok(aborts(cut_other_list, "caslist_cut_front", &a, "not on this list"),
+	       "cut_front with last on another list aborts");
+	/* lib/link.h set_prev_checked, under the lock at insert and unlink */
 	tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
 	       "del with a corrupted neighbour link aborts");
 	tap_ok(aborts(corrupt_add, "caslist_add_after", &a, "next->prev != self"),
 	       "add_after with a corrupted neighbour link aborts");
+	tap_ok(aborts(corrupt_move, "caslist_move_head", &b, "next->prev != self"),
+	       "move_head with a corrupted neighbour link aborts");
+	tap_ok(aborts(corrupt_cut, "caslist_cut_front", &a, "next->prev != self"),
+	       "cut_front with a corrupted neighbour link aborts");
+	/* lib/freelist.c */
+	tap_ok(aborts(fl_put_twice, "caslist_fl_put", &x, "already free"),
+	       "fl_put of a free node aborts");
+	tap_ok(aborts(fl_put_batch_free, "caslist_fl_put_batch", &x, "already free"),
+	       "fl_put_batch of a free node aborts");
+	tap_ok(aborts(fl_put_batch_short, "caslist_fl_put_batch", &y, "chain length != n"),
+	       "fl_put_batch with a chain longer than n aborts");
+	/* stuck links */
+	tap_ok(reports_stuck(stuck_on_node, &a, "caslist_link_lock", "caslist_del"),
+	       "a waiter for a held link names the link and its holder, once");
+	tap_ok(reports_stuck(stuck_on_pred, &L.head, "caslist_link_lock", "caslist_del"),
+	       "a deleter waiting for its predecessor's link names it");
+	tap_ok(reports_stuck(stuck_walk, &a, "caslist_link_lock", "caslist_iter_next"),
+	       "an iterator waiting on a locked word names it");
+	tap_ok(sites_covered(), "every CASLIST_CHECK site in lib/ has a case here");
 	return tap_done();
 }
