@@ -1,1 +1,22 @@
-# examples/pagepool/pagepool.mk - included from Makefile.am; append to the shared variables with +=
+# examples/pagepool/pagepool.mk - the page-pool example (included from
+# Makefile.am; appends to the shared variables).
+PAGEPOOL_SOURCES = examples/pagepool/main.c examples/pagepool/zone.c \
+	examples/pagepool/buddy.c examples/pagepool/order0.c examples/pagepool/pcp.c \
+	examples/pagepool/audit.c examples/pagepool/zone.h examples/pagepool/zlock.h \
+	examples/pagepool/internal.h
+noinst_PROGRAMS += examples/pagepool/pagepool
+examples_pagepool_pagepool_SOURCES = $(PAGEPOOL_SOURCES)
+examples_pagepool_pagepool_LDADD = $(TEST_LIBS)
+# mutant: compaction merges skipped pages without taking them off the
+# order-0 list; the end-of-run audit must catch it.
+check_PROGRAMS += examples/pagepool/pagepool-mutant-noremove
+examples_pagepool_pagepool_mutant_noremove_SOURCES = $(PAGEPOOL_SOURCES)
+examples_pagepool_pagepool_mutant_noremove_CPPFLAGS = $(AM_CPPFLAGS) -DPP_MUTANT_NO_REMOVE
+examples_pagepool_pagepool_mutant_noremove_LDADD = $(TEST_LIBS)
+TESTS += examples/pagepool/pagepool-test.sh
+EXTRA_DIST += examples/pagepool/pagepool-test.sh
+
+# The main demonstration (README's first command runs it via tools/demo).
+demo: examples/pagepool/pagepool
+	./examples/pagepool/pagepool run $(DEMO_ARGS)
+.PHONY: demo

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * examples/pagepool/zone.c - zone and thread-cache set-up, mode names.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *const pp_mode_name[PP_NMODES] = {
+	[PP_BASE] = "base",
+	[PP_NOMERGE] = "nomerge",
+	[PP_CLUSTER] = "cluster",
+	[PP_CLUSTERFREE] = "clusterfree",
+	[PP_CASLIST] = "caslist",
+};
+
+int pp_mode_parse(const char *s)
+{
+	for (int m = 0; m < PP_NMODES; m++)
+		if (strcmp(s, pp_mode_name[m]) == 0)
+			return m;
+	return -1;
+}
+
+void pp_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("pagepool: FATAL: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	abort();
+}
+
+void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size_t nr_pages,
+		  unsigned batch, unsigned high, size_t merge_wmark)
+{
+	size_t block = (size_t)1 << PP_MAX_ORDER;
+
+	if (nr_pages == 0 || nr_pages % block)
+		pp_die("zone size %zu pages is not a multiple of %zu", nr_pages, block);
+	memset(z, 0, sizeof(*z));
+	z->mode = mode;
+	z->mem = mem;
+	z->nr_pages = nr_pages;
+	z->batch = batch;
+	z->high = high;
+	z->pages = calloc(nr_pages, sizeof(*z->pages));
+	if (!z->pages)
+		pp_die("out of memory for %zu page descriptors", nr_pages);
+	zlock_init(&z->lock);
+	for (unsigned o = 0; o <= PP_MAX_ORDER; o++)
+		area_init(&z->area[o]);
+	area_init(&z->skip0);
+	/* One cluster per returned batch; reserve descriptors so that no put
+	 * allocates (live clusters never outnumber free pages). */
+	caslist_fl_init(&z->fl0, batch);
+	if (mode_clusters(z))
+		caslist_fl_reserve(&z->fl0, nr_pages / 8 + 64);
+	atomic_init(&z->nr_skip, 0);
+	z->merge_wmark = merge_wmark;
+	z->pb_skip = calloc(nr_pages / PP_PAGEBLOCK, sizeof(*z->pb_skip));
+	if (!z->pb_skip)
+		pp_die("out of memory for pageblock counters");
+	atomic_init(&z->high_free, nr_pages);
+	for (size_t i = 0; i < nr_pages; i++) {
+		struct pp_page *p = &z->pages[i];
+
+		caslist_fl_node_init(&p->fl);
+		atomic_init(&p->state, PG_TAIL);
+		atomic_init(&p->owner, 0);
+	}
+	for (size_t i = 0; i < nr_pages; i += block) {
+		struct pp_page *p = &z->pages[i];
+
+		pg_set_state(p, PG_FREE_BUDDY);
+		p->order = PP_MAX_ORDER;
+		area_add(&z->area[PP_MAX_ORDER], p);
+	}
+}
+
+void pp_zone_destroy(struct pp_zone *z)
+{
+	caslist_fl_destroy(&z->fl0);
+	free(z->pages);
+	free(z->pb_skip);
+	z->pages = NULL;
+	z->pb_skip = NULL;
+}
+
+void pp_cpu_init(struct pp_cpu *c, struct pp_zone *z, uint32_t tag)
+{
+	memset(c, 0, sizeof(*c));
+	c->z = z;
+	c->tag = tag;
+}
