@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -38,7 +39,7 @@ void pp_die(const char *fmt, ...)
 }
 
 void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size_t nr_pages,
-		  unsigned batch, unsigned high, size_t merge_wmark)
+		  unsigned batch, unsigned high, size_t merge_wmark, unsigned merge_ms)
 {
 	size_t block = (size_t)1 << PP_MAX_ORDER;
 
@@ -64,6 +65,9 @@ void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size
 		caslist_fl_reserve(&z->fl0, nr_pages / 8 + 64);
 	atomic_init(&z->nr_skip, 0);
 	z->merge_wmark = merge_wmark;
+	z->merge_ms = merge_ms;
+	atomic_init(&z->merger_stop, false);
+	pp_cpu_init(&z->merger_cpu, z, UINT32_MAX);
 	z->pb_skip = calloc(nr_pages / PP_PAGEBLOCK, sizeof(*z->pb_skip));
 	if (!z->pb_skip)
 		pp_die("out of memory for pageblock counters");
@@ -98,4 +102,55 @@ void pp_cpu_init(struct pp_cpu *c, struct pp_zone *z, uint32_t tag)
 	memset(c, 0, sizeof(*c));
 	c->z = z;
 	c->tag = tag;
+}
+
+/* The background merger: see pp_zone.merge_ms. */
+static void *merger_main(void *arg)
+{
+	struct pp_zone *z = arg;
+	size_t npb = z->nr_pages / PP_PAGEBLOCK;
+	unsigned char *seen = calloc(npb, 1);
+
+	if (!seen)
+		pp_die("out of memory for the merger");
+	/* relaxed: a stop flag; pthread_join orders what matters. */
+	while (!atomic_load_explicit(&z->merger_stop, memory_order_relaxed)) {
+		usleep(z->merge_ms * 1000u);
+		for (size_t pb = 0; pb < npb; pb++) {
+			/* relaxed: a hint; the merge decides page by page
+			 * with the order-0 list's remove, under the zone lock. */
+			if (atomic_load_explicit(&z->pb_skip[pb], memory_order_relaxed) != PP_PAGEBLOCK) {
+				seen[pb] = 0;
+			} else if (++seen[pb] < PP_MERGE_SCANS) {
+				continue;
+			} else {
+				seen[pb] = 0;
+				zone_lock(&z->merger_cpu);
+				z->merger_cpu.st.merged_pages += pb_merge_locked(z, pb);
+				zone_unlock(&z->merger_cpu);
+				z->merger_cpu.st.pb_merges++;
+			}
+		}
+	}
+	free(seen);
+	return NULL;
+}
+
+void pp_zone_start(struct pp_zone *z)
+{
+	if (!mode_skips(z) || z->merge_ms == 0)
+		return;
+	if (pthread_create(&z->merger, NULL, merger_main, z))
+		pp_die("cannot start the merger thread");
+	z->merger_running = true;
+}
+
+void pp_zone_stop(struct pp_zone *z)
+{
+	if (!z->merger_running)
+		return;
+	/* relaxed: see merger_main. */
+	atomic_store_explicit(&z->merger_stop, true, memory_order_relaxed);
+	pthread_join(z->merger, NULL);
+	z->merger_running = false;
 }

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include <caslist/freelist.h>
@@ -23,7 +24,8 @@
 #define PP_MAX_ORDER 10			/* largest block: 2^10 pages = 4 MiB */
 #define PP_PAGEBLOCK_ORDER 9		/* 2 MiB: the THP size */
 #define PP_PAGEBLOCK (1UL << PP_PAGEBLOCK_ORDER)
-#define PP_SPLIT_ORDER 6		/* skip modes refill from a 64-page split */
+#define PP_SPLIT_ORDER 6
+#define PP_MERGE_SCANS 3		/* see pp_zone.merge_ms */		/* skip modes refill from a 64-page split */
 
 enum pp_mode {
 	PP_BASE,	/* merge on every free; refill pops pages one by one */
@@ -100,6 +102,16 @@ struct pp_zone {
 	_Atomic(uint16_t) *pb_skip;
 	_Atomic(size_t) high_free;	/* pages in free blocks of order >= 9 */
 	size_t merge_wmark;
+	/* Background merging (skip modes): every merge_ms a merger thread
+	 * merges the pageblocks it has found fully skipped-free on
+	 * PP_MERGE_SCANS scans in a row, i.e. idle for at least
+	 * (PP_MERGE_SCANS - 1) * merge_ms.  Hot pageblocks (freed and taken
+	 * again soon, as page_fault1 does) are left alone. */
+	unsigned merge_ms;
+	pthread_t merger;
+	_Atomic(bool) merger_stop;
+	bool merger_running;
+	struct pp_cpu merger_cpu;
 };
 
 extern const char *const pp_mode_name[PP_NMODES];
@@ -107,7 +119,10 @@ int pp_mode_parse(const char *s);	/* -1 if unknown */
 
 /* zone.c: set up over @mem (nr_pages pages), all free as order-10 blocks. */
 void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size_t nr_pages,
-		  unsigned batch, unsigned high, size_t merge_wmark);
+		  unsigned batch, unsigned high, size_t merge_wmark, unsigned merge_ms);
+/* Start / stop the background merger (a no-op in base mode or merge_ms 0). */
+void pp_zone_start(struct pp_zone *z);
+void pp_zone_stop(struct pp_zone *z);
 void pp_zone_destroy(struct pp_zone *z);
 void pp_cpu_init(struct pp_cpu *c, struct pp_zone *z, uint32_t tag);
 
