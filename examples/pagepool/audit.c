@@ -123,6 +123,16 @@ int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 	if (atomic_load_explicit(&z->nr_skip, memory_order_relaxed) != n.skip)
 		FAIL("nr_skip says %zu, %zu pages are FREE_SKIP",
 		     atomic_load_explicit(&z->nr_skip, memory_order_relaxed), n.skip);
+	/* P5 (cont.): the per-pageblock skip counts are exact */
+	for (size_t pb = 0; pb < z->nr_pages / PP_PAGEBLOCK; pb++) {
+		unsigned cnt = 0;
+
+		for (size_t i = pb * PP_PAGEBLOCK; i < (pb + 1) * PP_PAGEBLOCK; i++)
+			cnt += pg_state(&z->pages[i]) == PG_FREE_SKIP;
+		if (atomic_load_explicit(&z->pb_skip[pb], memory_order_relaxed) != cnt)
+			FAIL("pageblock %zu: skip count %u, %u pages are FREE_SKIP", pb,
+			     (unsigned)atomic_load_explicit(&z->pb_skip[pb], memory_order_relaxed), cnt);
+	}
 	/* P6: the caches hold exactly the PCP pages, each in one cache */
 	size_t cached = 0;
 
