@@ -120,9 +120,6 @@ int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 	}
 	if (listed != n.skip)
 		FAIL("order-0 list holds %zu pages, %zu pages are FREE_SKIP", listed, n.skip);
-	if (atomic_load_explicit(&z->nr_skip, memory_order_relaxed) != n.skip)
-		FAIL("nr_skip says %zu, %zu pages are FREE_SKIP",
-		     atomic_load_explicit(&z->nr_skip, memory_order_relaxed), n.skip);
 	/* P5 (cont.): the per-pageblock skip counts are exact */
 	for (size_t pb = 0; pb < z->nr_pages / PP_PAGEBLOCK; pb++) {
 		unsigned cnt = 0;

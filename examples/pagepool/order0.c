@@ -132,8 +132,6 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 			cache_push(c, p);
 		}
 		acct_flush(z, &a);
-		/* relaxed: a statistic; exact once the threads are joined. */
-		atomic_fetch_sub_explicit(&z->nr_skip, got, memory_order_relaxed);
 		if (got == 0)
 			got = refill_split_locked(c);
 		zone_unlock(c);
@@ -170,8 +168,6 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 		cache_push(c, p);
 	}
 	acct_flush(z, &a);
-	/* relaxed: a statistic, as above. */
-	atomic_fetch_sub_explicit(&z->nr_skip, got, memory_order_relaxed);
 	return got;
 }
 
@@ -230,9 +226,6 @@ void o0_return(struct pp_cpu *c, size_t n)
 				first = p;
 			last = p;
 		}
-		/* relaxed: a statistic (added before the pages can be taken,
-		 * so the count never goes below zero at quiescence). */
-		atomic_fetch_add_explicit(&z->nr_skip, n, memory_order_relaxed);
 		if (z->mode == PP_CLUSTERFREE) {
 			zone_lock(c);
 			caslist_fl_put_batch(&z->fl0, &first->fl, &last->fl, n);
@@ -255,8 +248,7 @@ bool o0_remove_locked(struct pp_zone *z, struct pp_page *p)
 	} else if (caslist_fl_remove(&z->fl0, &p->fl) != CASLIST_OK) {
 		return false;	/* taken meanwhile: its taker owns it */
 	}
-	/* relaxed: statistics (see acct_flush). */
-	atomic_fetch_sub_explicit(&z->nr_skip, 1, memory_order_relaxed);
+	/* relaxed: a count (see acct_flush). */
 	atomic_fetch_sub_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER], 1,
 				  memory_order_relaxed);
 	return true;
@@ -267,8 +259,6 @@ static void o0_add_locked(struct pp_zone *z, struct pp_page *p)
 {
 	pg_set_state(p, PG_FREE_SKIP);
 	p->order = 0;
-	/* relaxed: a statistic. */
-	atomic_fetch_add_explicit(&z->nr_skip, 1, memory_order_relaxed);
 	if (z->mode == PP_NOMERGE)
 		area_add(&z->skip0, p);
 	else

@@ -63,7 +63,6 @@ void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size
 	caslist_fl_init(&z->fl0, batch);
 	if (mode_clusters(z))
 		caslist_fl_reserve(&z->fl0, nr_pages / 8 + 64);
-	atomic_init(&z->nr_skip, 0);
 	z->merge_wmark = merge_wmark;
 	z->merge_ms = merge_ms;
 	atomic_init(&z->merger_stop, false);

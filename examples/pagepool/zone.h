@@ -95,7 +95,6 @@ struct pp_zone {
 	struct pp_area area[PP_MAX_ORDER + 1];
 	struct pp_area skip0;		/* nomerge: plain order-0 list */
 	struct caslist_fl fl0;		/* cluster modes: order-0 cluster list */
-	_Atomic(size_t) nr_skip;	/* FREE_SKIP pages (exact at quiescence) */
 	/* Per-pageblock skip accounting (skip modes): FREE_SKIP pages in each
 	 * pageblock.  A free that fills a pageblock merges it at once while
 	 * fewer than merge_wmark pages sit in free blocks of order >= 9. */
