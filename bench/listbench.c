@@ -47,7 +47,7 @@
  * After each run thread 0 checks the structure and the node count; a
  * failure is reported as "FAIL: ..." and makes the program exit 1.
  *
- * Usage: listbench [--quick] [--smoke] [--pin] [--threads=N[,N...]] [--max-threads=N]
+ * Usage: listbench [--quick] [--smoke[=N]] [--pin] [--threads=N[,N...]] [--max-threads=N]
  *                  [--benchmark_* flags of Google Benchmark]
  */
 #define _GNU_SOURCE
@@ -56,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <caslist/caslist.h>
@@ -665,6 +666,8 @@ static const struct workload workloads[] = {
 
 static int supports(const struct workload *w, const struct impl *im)
 {
+	if (im->variant && w->kind != FL_PUT)	/* caslist_cache: the put variant */
+		return 0;
 	switch (w->kind) {
 	case LRU_SLICE:
 	case LRU_ALL:
@@ -691,6 +694,7 @@ struct spec {
 	const struct workload *w;
 	const struct impl *im;
 	char why[160];		/* non-empty: report this instead of running */
+	int slow_at;		/* stopped as too slow at this many threads */
 };
 
 /* State shared by the threads of one run, set up by thread 0 before the
@@ -701,6 +705,41 @@ static struct {
 } R;
 
 static _Atomic int failures;
+
+/*
+ * The run limit.  Spinning waiters of a FIFO lock (ticket, MCS) that get
+ * preempted (more threads than cores) can make every hand-off wait for a
+ * scheduler tick; a run with a fixed iteration count then takes minutes.
+ * A watchdog thread raises run_stop when a run has gone on longer than
+ * run_limit seconds; the threads then end the run with an error row
+ * "too slow", keeping the rate measured so far.  All three are plain
+ * flags/timestamps with no data published through them: relaxed.
+ */
+static double run_limit = -1;	/* default: 2 s, --quick 0.3 s */
+static _Atomic int64_t run_started_ns;	/* 0: no run in progress */
+static _Atomic int run_stop;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int64_t t0 = atomic_load_explicit(&run_started_ns, memory_order_relaxed);
+		struct timespec d = { 0, 20 * 1000 * 1000 };
+
+		if (t0 && (double)(now_ns() - t0) * 1e-9 > run_limit)
+			atomic_store_explicit(&run_stop, 1, memory_order_relaxed);
+		nanosleep(&d, NULL);
+	}
+	return NULL;
+}
 static int plant_lost_node;	/* --plant-bug=lost-node: the check must catch it */
 
 static inline uint64_t splitmix64(uint64_t *s)
@@ -782,6 +821,25 @@ static void teardown(cbench_state *s, const struct spec *sp)
 	R.nodes = NULL;
 }
 
+/* Inside the loop, every thread once the watchdog fired: end the run
+ * with an error row (the first thread's message is the one kept). */
+static void stop_run(cbench_state *s, const struct spec *sp)
+{
+	char msg[200];
+	double secs = (double)(now_ns() - atomic_load_explicit(&run_started_ns,
+								memory_order_relaxed)) * 1e-9;
+
+	snprintf(msg, sizeof(msg), "too slow: stopped after %.1f s at about %.3gM items/s (%s)",
+		 secs, (double)cbench_iterations(s) * cbench_thread_count(s) / secs * 1e-6,
+		 cbench_thread_count(s) > cbench_num_cpus()
+			 ? "spinning waiters preempted: more threads than cores"
+			 : "--run-limit");
+	if (cbench_thread_index(s) == 0)
+		fprintf(stderr, "listbench: %s/%s/%zu threads=%d: %s\n", sp->w->name,
+			sp->im->name, (size_t)cbench_range_arg(s, 0), cbench_thread_count(s), msg);
+	cbench_skip_with_error(s, msg);
+}
+
 static void body(cbench_state *s, void *user)
 {
 	const struct spec *sp = user;
@@ -798,6 +856,8 @@ static void body(cbench_state *s, void *user)
 
 	if (sp->why[0])
 		cbench_skip_with_error(s, sp->why);
+	else if (sp->slow_at && nt > sp->slow_at)
+		cbench_skip_with_error(s, "not run: too slow at fewer threads");
 	else if ((sp->w->kind == LRU_SLICE && slice < 1) ||
 		 (sp->w->kind == DEL_DISJOINT && slice < 2))
 		cbench_skip_with_error(s, "unsupported: fewer nodes than threads need");
@@ -811,10 +871,16 @@ static void body(cbench_state *s, void *user)
 		if (buf == NULL)
 			exit(2);
 	}
-	if (t == 0)
+	if (t == 0) {
 		setup(sp, arg, nt);
+		atomic_store_explicit(&run_started_ns, now_ns(), memory_order_relaxed);
+	}
 
 	while (cbench_keep_running_batch(s, batch)) {
+		if (atomic_load_explicit(&run_stop, memory_order_relaxed)) {
+			stop_run(s, sp);	/* the loop's next test ends it */
+			continue;
+		}
 		for (unsigned b = 0; b < batch; b++) {
 			struct bnode *x, *p;
 			size_t k;
@@ -880,8 +946,12 @@ static void body(cbench_state *s, void *user)
 	items += cbench_iterations(s);
 	cbench_set_items_processed(s, items);
 	free(buf);
-	if (t == 0)
+	if (t == 0) {
+		atomic_store_explicit(&run_started_ns, 0, memory_order_relaxed);
+		if (atomic_exchange_explicit(&run_stop, 0, memory_order_relaxed))
+			((struct spec *)user)->slow_at = nt;	/* read by later runs' threads */
 		teardown(s, sp);
+	}
 }
 
 /* ---- registration and main --------------------------------------------- */
@@ -899,7 +969,8 @@ static void usage(void)
 	     "  --pin          pin benchmark thread i to CPU i mod the online CPUs\n"
 	     "  --threads=L    run these thread counts too (e.g. 3,64,256)\n"
 	     "  --max-threads  cap the default counts 1, 2, 4, ... (default: 2x cores)\n"
-	     "  --smoke        256 iterations per run, no estimation (bench/smoke.sh)");
+	     "  --smoke[=N]    N (2048) iterations per run, no estimation (bench/smoke.sh)\n"
+	     "  --run-limit=S  end a run after S seconds as \"too slow\" (default 2, quick 0.3)");
 }
 
 int main(int argc, char **argv)
@@ -938,8 +1009,10 @@ int main(int argc, char **argv)
 				else if (*p)
 					break;
 			}
-		} else if (strcmp(a, "--smoke") == 0) {
-			smoke = 1;
+		} else if (strncmp(a, "--smoke", 7) == 0) {
+			smoke = a[7] == '=' ? atoi(a + 8) : 2048;
+		} else if (strncmp(a, "--run-limit=", 12) == 0) {
+			run_limit = atof(a + 12);
 		} else if (strcmp(a, "--plant-bug=lost-node") == 0) {
 			plant_lost_node = 1;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -956,6 +1029,8 @@ int main(int argc, char **argv)
 	}
 	if (cores < 1)
 		cores = 1;
+	if (run_limit <= 0)
+		run_limit = quick ? 0.3 : 2.0;
 	if (maxt < 1)
 		maxt = 2 * cores;
 	for (int t = 1; t <= maxt && ncounts < 64; t *= 2)
@@ -1042,14 +1117,21 @@ int main(int argc, char **argv)
 				cbench_use_real_time(b);
 				if (wl->kind == SPLICE_CUT || wl->kind == FL_PUT)
 					cbench_unit(b, 'u');
-				if (smoke)	/* one short run each: a correctness test */
-					cbench_iterations_fixed(b, 256);
+				if (smoke > 0)	/* one short run each: a correctness test */
+					cbench_iterations_fixed(b, smoke);
 				else if (!min_time_given)
 					cbench_min_time(b, quick ? 0.02 : 0.25);
 				for (int c = 0; c < ncounts && !(only1 && c > 0); c++)
 					cbench_threads(b, only1 ? 1 : counts[c]);
 			}
 		}
+	}
+	{
+		pthread_t wd;
+
+		if (pthread_create(&wd, NULL, watchdog, NULL) != 0)
+			return 2;
+		pthread_detach(wd);
 	}
 	cbench_run();
 	cbench_shutdown();

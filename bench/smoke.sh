@@ -26,7 +26,7 @@ else
 fi
 cmp=$("$py" "$src/compare" --check "$out" 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && printf '%s\n' "$cmp" | grep -q 'ck_stack *unsupported' &&
+if [ $rc -eq 0 ] && printf '%s\n' "$cmp" | grep -q 'ck_stack *1 thr: unsupported' &&
 	printf '%s\n' "$cmp" | grep -q '^fl_put/'; then
 	echo "ok 2 - compare --check: $(printf '%s\n' "$cmp" | grep -c '^[a-z_]*/[0-9]*$') workloads, unsupported peers listed"
 else
