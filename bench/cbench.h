@@ -25,7 +25,7 @@
  *
  * Facts that matter (measured, see doc/bench.md): an out-of-line
  * keep_running() costs about 1.3 ns per iteration, keep_running_batch(64)
- * with an inner loop about 0.02 ns: batch operations of a few ns.  Rates
+ * with an inner loop about 0.17 ns: batch operations of a few ns.  Rates
  * divide by the summed CPU time of all threads unless real time is used:
  * use cbench_use_real_time() for scaling runs.  Iterations and counters
  * are summed over threads (unless CBENCH_AVG_THREADS).  Every thread must
