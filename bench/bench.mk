@@ -37,9 +37,10 @@ bench-quick: bench/listbench
 else
 bench bench-quick:
 	@echo "make $@: the benchmarks were not configured; missing:"; \
-	$(PKG_CONFIG) --exists 'benchmark >= 1.7' || echo "  Google Benchmark >= 1.7 (Debian: libbenchmark-dev)"; \
-	$(PKG_CONFIG) --exists 'ck >= 0.7' || echo "  Concurrency Kit >= 0.7 (Debian: libck-dev)"; \
-	$(PKG_CONFIG) --exists 'liburcu >= 0.13 liburcu-cds >= 0.13' || echo "  liburcu >= 0.13 (Debian: liburcu-dev)"; \
+	pc='$(PKG_CONFIG)'; test -n "$$pc" || { pc=false; echo "  pkg-config (Debian: pkg-config)"; }; \
+	$$pc --exists 'benchmark >= 1.7' || echo "  Google Benchmark >= 1.7 (Debian: libbenchmark-dev)"; \
+	$$pc --exists 'ck >= 0.7' || echo "  Concurrency Kit >= 0.7 (Debian: libck-dev)"; \
+	$$pc --exists 'liburcu >= 0.13 liburcu-cds >= 0.13' || echo "  liburcu >= 0.13 (Debian: liburcu-dev)"; \
 	echo "  install them (tools/install-deps), then rerun configure"; exit 1
 endif
 .PHONY: bench bench-quick
