@@ -6,8 +6,9 @@
 #    (--chaos); each point ends with the audit (pages conserved, owner
 #    tags, buddy invariants, zone fully re-merged) or exits non-zero;
 #  - the noremove mutant (compaction merges pages it did not take off the
-#    order-0 list) must be caught by the audit (run without --chaos, so
-#    that the end-of-run merge is the first to use the lost pages);
+#    order-0 list) must be caught by the audit (run without --chaos, the
+#    background merger and merge-on-free, so that the end-of-run merge is
+#    the first to touch the lost pages: otherwise it may crash instead);
 #  - bad input gets a message and a non-zero exit.
 # Environment: PAGEPOOL_TEST_SECONDS (default 0.2), PAGEPOOL_TEST_THREADS.
 b=${CASLIST_BUILDDIR:-.}/examples/pagepool
@@ -39,7 +40,7 @@ for m in $modes; do
 done
 
 out=$("$b/pagepool-mutant-noremove" run --workload page_fault1 --mode caslist --threads 2 \
-	--seconds "$secs" $plain 2>&1)
+	--seconds "$secs" $plain --merge-ms 0 --wmark 0 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'audit'; then
 	ok "mutant noremove caught (exit $rc): $(printf '%s\n' "$out" | grep audit | head -n 1)"
