@@ -980,11 +980,14 @@ int main(int argc, char **argv)
 	struct spec *specs;
 	size_t nspecs = 0;
 	char buf[512];
+	double min_time = 0;
 	int j = 1;
 
 	for (int i = 1; i < argc; i++)
-		if (strncmp(argv[i], "--benchmark_min_time", 20) == 0)
+		if (strncmp(argv[i], "--benchmark_min_time=", 21) == 0) {
 			min_time_given = 1;
+			min_time = atof(argv[i] + 21);
+		}
 	cbench_initialize(&argc, argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -1029,8 +1032,8 @@ int main(int argc, char **argv)
 	}
 	if (cores < 1)
 		cores = 1;
-	if (run_limit <= 0)
-		run_limit = quick ? 0.3 : 2.0;
+	if (run_limit <= 0)	/* generous against min_time: only pathologies hit it */
+		run_limit = min_time * 8 > (quick ? 0.3 : 2.0) ? min_time * 8 : (quick ? 0.3 : 2.0);
 	if (maxt < 1)
 		maxt = 2 * cores;
 	for (int t = 1; t <= maxt && ncounts < 64; t *= 2)
