@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# examples/lru/lru-test.sh - the LRU cache example under test (TAP).
+#  1. bad arguments: a clear "lrucache: ..." error and exit status 2;
+#  2. at 1 thread, with --ops (no timing), mutex and caslist are the same
+#     policy: exactly the same hits, for strict and for lazy;
+#  3. every impl at 2, 8 and 64 threads, each policy x reclaim mode: the
+#     program's own end-of-run conservation check must pass (exit 0);
+#  4. a race-heavy mix (tiny cache, half sets, flat keys, evictors that
+#     yield while they hold claimed victims).
+# Environment: CASLIST_LRU_SECONDS (default 0.15), CASLIST_LRU_THREADS
+# (default 2,8,64).  The TSan build runs the same (TSan reports exit 66).
+b=${CASLIST_BUILDDIR:-.}/examples/lru/lrucache
+secs=${CASLIST_LRU_SECONDS:-0.15}
+threads=${CASLIST_LRU_THREADS:-2,8,64}
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $*"; }
+
+# 1. bad arguments
+while IFS='|' read -r args want; do
+	# shellcheck disable=SC2086
+	err=$("$b" $args 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -eq 2 ] && printf '%s\n' "$err" | grep -q "^lrucache: .*$want"; then
+		ok "bad args '$args': exit 2, $(printf '%s\n' "$err" | head -n 1)"
+	else
+		notok "bad args '$args': exit $rc, '$err' (wanted exit 2 and '$want')"
+	fi
+done <<'CASES'
+|missing command
+bench|unknown command
+run --impl mutex,foo|unknown implementation 'foo'
+run --impl caslist,caslist|given twice
+run --threads 0|--threads: '0'
+run --threads 2,x|--threads: 'x'
+run --seconds -1|--seconds
+run --seconds 1 --ops 10|exclude each other
+run --policy fifo|--policy: 'fifo'
+run --reclaim later|--reclaim: 'later'
+run --zipf 1.5|--zipf
+run --capacity 10|--capacity
+run --get-ratio 2|--get-ratio
+run --value-size 8|--value-size
+run --seed|needs a value
+run --frobnicate 3|unknown option
+run extra|unexpected argument
+CASES
+if "$b" --help | grep -q '^usage: lrucache run'; then ok "--help: usage, exit 0"; else notok "--help"; fi
+
+# 2. same policy at 1 thread: identical hits (deterministic, no timing)
+for pol in strict lazy; do
+	out=$("$b" run --impl mutex,caslist --threads 1 --ops 60000 --capacity 1024 \
+		--policy "$pol" --seed 7 --json 2>&1)
+	rc=$?
+	hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
+	hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
+	if [ $rc -eq 0 ] && [ -n "$hm" ] && [ "$hm" = "$hc" ]; then
+		ok "1 thread, $pol: mutex and caslist both $hm hits in 60000 ops"
+	else
+		notok "1 thread, $pol: exit $rc, hits mutex=$hm caslist=$hc"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
+	fi
+done
+
+# 3. every impl, policy and reclaim mode at 2, 8, 64 threads
+run_case() {
+	what=$1; shift
+	out=$("$b" run "$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "$what: all end-of-run checks pass"
+		printf '%s\n' "$out" | grep -E '^ +[0-9]+ ' | sed 's/^/#   /'
+	else
+		notok "$what: exit $rc"
+		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+	fi
+}
+for pol in strict lazy; do
+	for rec in inline thread; do
+		run_case "policy=$pol reclaim=$rec threads=$threads" --impl all --threads "$threads" \
+			--seconds "$secs" --capacity 1024 --policy "$pol" --reclaim "$rec" --seed 3
+	done
+done
+
+# 4. races between replaces and evictors on the same objects
+for pol in strict lazy; do
+	run_case "race mix policy=$pol" --impl caslist,mutex,sharded --threads "$threads" \
+		--seconds "$secs" --capacity 64 --get-ratio 0.5 --zipf 0.5 --policy "$pol" \
+		--reclaim thread --widen-window --seed 5
+done
+
+echo "1..$n"
+echo "# $((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
