@@ -710,14 +710,15 @@ static _Atomic int failures;
  * The run limit.  Spinning waiters of a FIFO lock (ticket, MCS) that get
  * preempted (more threads than cores) can make every hand-off wait for a
  * scheduler tick; a run with a fixed iteration count then takes minutes.
- * A watchdog thread raises run_stop when a run has gone on longer than
- * run_limit seconds; the threads then end the run with an error row
+ * A watchdog thread stores a run's start time in run_stop_for when it has
+ * gone on longer than run_limit seconds (a stale value can never match a
+ * later run's start); the threads then end the run with an error row
  * "too slow", keeping the rate measured so far.  All three are plain
  * flags/timestamps with no data published through them: relaxed.
  */
 static double run_limit = -1;	/* default: 2 s, --quick 0.3 s */
 static _Atomic int64_t run_started_ns;	/* 0: no run in progress */
-static _Atomic int run_stop;
+static _Atomic int64_t run_stop_for;	/* the start time of the run to stop */
 
 static int64_t now_ns(void)
 {
@@ -735,7 +736,7 @@ static void *watchdog(void *arg)
 		struct timespec d = { 0, 20 * 1000 * 1000 };
 
 		if (t0 && (double)(now_ns() - t0) * 1e-9 > run_limit)
-			atomic_store_explicit(&run_stop, 1, memory_order_relaxed);
+			atomic_store_explicit(&run_stop_for, t0, memory_order_relaxed);
 		nanosleep(&d, NULL);
 	}
 	return NULL;
@@ -877,7 +878,8 @@ static void body(cbench_state *s, void *user)
 	}
 
 	while (cbench_keep_running_batch(s, batch)) {
-		if (atomic_load_explicit(&run_stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
+		    atomic_load_explicit(&run_started_ns, memory_order_relaxed)) {
 			stop_run(s, sp);	/* the loop's next test ends it */
 			continue;
 		}
@@ -947,9 +949,10 @@ static void body(cbench_state *s, void *user)
 	cbench_set_items_processed(s, items);
 	free(buf);
 	if (t == 0) {
-		atomic_store_explicit(&run_started_ns, 0, memory_order_relaxed);
-		if (atomic_exchange_explicit(&run_stop, 0, memory_order_relaxed))
+		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
+		    atomic_load_explicit(&run_started_ns, memory_order_relaxed))
 			((struct spec *)user)->slow_at = nt;	/* read by later runs' threads */
+		atomic_store_explicit(&run_started_ns, 0, memory_order_relaxed);
 		teardown(s, sp);
 	}
 }
