@@ -533,6 +533,8 @@ static void teardown(struct tctx *t, struct obj *o)
 		/* Relaxed: a count; its readers need no data from us. */
 		atomic_fetch_sub_explicit(&c->live, 1, memory_order_relaxed);
 	}
+#else
+	(void)index_unlink;
 #endif
 	unlock(&s->lock);
 	if (indexed)
@@ -764,6 +766,8 @@ static void cache_set(struct tctx *t, uint64_t key)
 	if (old != NULL) {
 #ifndef LRU_MUTANT_SKIP_LRU_DEL
 		won_old = lru_del_if_linked(t, old);
+#else
+		(void)lru_del_if_linked;
 #endif
 		own_old = won_old;
 #ifdef LRU_MUTANT_IGNORE_DEL_RESULT
