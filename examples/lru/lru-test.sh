@@ -8,10 +8,10 @@
 #     program's own end-of-run conservation check must pass (exit 0);
 #  4. a race-heavy mix (tiny cache, half sets, flat keys, evictors that
 #     yield while they hold claimed victims).
-# Environment: CASLIST_LRU_SECONDS (default 0.15), CASLIST_LRU_THREADS
+# Environment: CASLIST_LRU_SECONDS (default 0.1), CASLIST_LRU_THREADS
 # (default 2,8,64).  The TSan build runs the same (TSan reports exit 66).
 b=${CASLIST_BUILDDIR:-.}/examples/lru/lrucache
-secs=${CASLIST_LRU_SECONDS:-0.15}
+secs=${CASLIST_LRU_SECONDS:-0.1}
 threads=${CASLIST_LRU_THREADS:-2,8,64}
 n=0
 fail=0
