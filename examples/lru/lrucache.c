@@ -752,6 +752,8 @@ static void cache_set(struct tctx *t, uint64_t key)
 		struct obj **b = bucket_of(c, key);
 		/* Relaxed: a count (see live_now). */
 		size_t l = atomic_fetch_add_explicit(&c->live, 1, memory_order_relaxed) + 1;
+		/* Relaxed load and CAS: a running maximum for the slack check,
+		 * read after the threads are joined; it orders nothing. */
 		size_t m = atomic_load_explicit(&c->max_live, memory_order_relaxed);
 
 		while (l > m && !atomic_compare_exchange_weak_explicit(
@@ -898,6 +900,7 @@ static int cache_init(struct cache *c, const struct config *cfg, enum impl impl,
 		struct obj *o = pool_obj(c, i);
 
 		o->id = (uint32_t)i;
+		/* Relaxed: before any thread exists (published by pthread_create). */
 		atomic_store_explicit(&o->pooled, 1, memory_order_relaxed);
 		caslist_node_init(&o->node);
 		c->free_stack[c->free_n++] = o;
@@ -932,7 +935,9 @@ static void mark(struct obj *o, unsigned char bit, size_t *dups)
 	o->seen |= bit;
 }
 
-/* Quiescent (all threads joined).  Returns the number of failures. */
+/* Quiescent (all threads joined: pthread_join orders everything they
+ * wrote before us, so every load here is relaxed or plain).  Returns the
+ * number of failures. */
 static int cache_check(struct cache *c, const struct stats *sum, struct checks *ck)
 {
 	size_t n_lru = 0, n_idx = 0, n_free = 0, dups = 0, wrong_bucket = 0, bad_val = 0;
@@ -1134,7 +1139,7 @@ static int run_one(const struct config *cfg, enum impl impl, int nthreads, struc
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(tid[i], NULL);
 	t1 = now_s();
-	atomic_store(&c.stop, 1);
+	atomic_store(&c.stop, 1);	/* --ops runs: stop the reclaim thread */
 	if (cfg->reclaim == RECLAIM_THREAD) {
 		rc_wake(&c);
 		pthread_join(rtid, NULL);
