@@ -1,4 +1,14 @@
 # test/model/model.mk - included from Makefile.am; append to the shared variables with +=
-# misuse.c checks that every CASLIST_CHECK in the sources has a case.
+#
+# The spin model of the link-lock protocol (test/model/list.pml; its steps
+# are mapped to lib/link.h and lib/list.c in doc/protocol.md section 11)
+# and its mutants, run by test/model/run.sh when configure found spin.
+EXTRA_DIST += test/model/list.pml test/model/run.sh
+if HAVE_SPIN
+TESTS += test/model/run.sh
+endif
+# run.sh: the spin binary configure found.  misuse.c: the sources, to check
+# that every CASLIST_CHECK has a case.
 AM_TESTS_ENVIRONMENT += \
+	CASLIST_SPIN='$(SPIN)'; export CASLIST_SPIN; \
 	CASLIST_SRCDIR='$(abs_top_srcdir)'; export CASLIST_SRCDIR;
