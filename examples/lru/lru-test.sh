@@ -3,7 +3,8 @@
 # examples/lru/lru-test.sh - the LRU cache example under test (TAP).
 #  1. bad arguments: a clear "lrucache: ..." error and exit status 2;
 #  2. at 1 thread, with --ops (no timing), mutex and caslist are the same
-#     policy: exactly the same hits, for strict and for lazy;
+#     policy: exactly the same hits, for strict and for lazy; at 8 and 64
+#     threads, hit ratios within 1 point;
 #  3. every impl at 2, 8 and 64 threads, each policy x reclaim mode: the
 #     program's own end-of-run conservation check must pass (exit 0);
 #  4. a race-heavy mix (tiny cache, half sets, flat keys, evictors that
@@ -62,6 +63,26 @@ for pol in strict lazy; do
 		notok "1 thread, $pol: exit $rc, hits mutex=$hm caslist=$hc"
 		printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
 	fi
+done
+
+# 2b. concurrency does not damage the policy: at 8 and 64 threads, with
+# the same number of operations, caslist's hit ratio is within 1 point of
+# mutex's (seen: within 0.2)
+for pol in strict lazy; do
+	for t in 8 64; do
+		out=$("$b" run --impl mutex,caslist --threads $t --ops $((160000 / t)) \
+			--capacity 1024 --policy "$pol" --seed 9 --json 2>&1)
+		rc=$?
+		hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hit_ratio":\([0-9.]*\).*/\1/')
+		hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hit_ratio":\([0-9.]*\).*/\1/')
+		if [ $rc -eq 0 ] && [ -n "$hm" ] && [ -n "$hc" ] &&
+			awk -v a="$hm" -v b="$hc" 'BEGIN { d = 100 * (a - b); exit !(d < 1 && d > -1) }'; then
+			ok "$t threads, $pol: hit ratio mutex $hm, caslist $hc (within 1 point)"
+		else
+			notok "$t threads, $pol: exit $rc, hit ratio mutex=$hm caslist=$hc"
+			printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
+		fi
+	done
 done
 
 # 3. every impl, policy and reclaim mode at 2, 8, 64 threads
