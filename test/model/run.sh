@@ -20,9 +20,16 @@ n=1
 for m in $mutants; do n=$((n + 1)); done
 for s in $scens; do n=$((n + 1)); done
 echo "1..$n"
-if ! command -v "$spin" >/dev/null 2>&1; then
+skip=
+command -v "$spin" >/dev/null 2>&1 || skip="spin not found"
+# The model does not use the build: run it once, in the plain build.
+case ${CASLIST_SANITIZER:-none} in
+none) ;;
+*) skip="the model runs in the build without a sanitizer" ;;
+esac
+if [ -n "$skip" ]; then
 	i=0
-	while [ $i -lt $n ]; do i=$((i + 1)); echo "ok $i # SKIP spin not found"; done
+	while [ $i -lt $n ]; do i=$((i + 1)); echo "ok $i # SKIP $skip"; done
 	exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-model.XXXXXX") || exit 1
