@@ -37,7 +37,7 @@ fuzz: test/fuzz/fuzz_list
 	cp $(srcdir)/test/fuzz/corpus/* "$$work"/ && \
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	./test/fuzz/fuzz_list -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-		-max_len=2048 "$$work" 2>&1 | tee test/fuzz/fuzz.log | grep -E \
+		-max_len=2048 -artifact_prefix=test/fuzz/ "$$work" 2>&1 | tee test/fuzz/fuzz.log | grep -E \
 		'^(#[0-9]+ +(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|Done)|fuzz_list:'; \
 	rc=$$?; st=$$(grep -c -E 'ERROR|deadly signal|SUMMARY' test/fuzz/fuzz.log); \
 	rm -rf "$$work"; \
