@@ -1037,6 +1037,8 @@ int main(int argc, char **argv)
 		cores = 1;
 	if (run_limit <= 0)	/* generous against min_time: only pathologies hit it */
 		run_limit = min_time * 8 > (quick ? 0.3 : 2.0) ? min_time * 8 : (quick ? 0.3 : 2.0);
+	if (smoke > 0 && run_limit < 60)	/* a correctness run: let it finish */
+		run_limit = 60;
 	if (maxt < 1)
 		maxt = 2 * cores;
 	for (int t = 1; t <= maxt && ncounts < 64; t *= 2)
