@@ -126,9 +126,9 @@ int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 
 		for (size_t i = pb * PP_PAGEBLOCK; i < (pb + 1) * PP_PAGEBLOCK; i++)
 			cnt += pg_state(&z->pages[i]) == PG_FREE_SKIP;
-		if (atomic_load_explicit(&z->pb_skip[pb], memory_order_relaxed) != cnt)
+		if (atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed) != cnt)
 			FAIL("pageblock %zu: skip count %u, %u pages are FREE_SKIP", pb,
-			     (unsigned)atomic_load_explicit(&z->pb_skip[pb], memory_order_relaxed), cnt);
+			     (unsigned)atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed), cnt);
 	}
 	/* P6: the caches hold exactly the PCP pages, each in one cache */
 	size_t cached = 0;

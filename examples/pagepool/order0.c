@@ -45,14 +45,14 @@ static void acct_flush(struct pp_zone *z, struct pb_acct *a)
 	if (a->n > 0) {
 		/* relaxed: a count, exact at quiescence; the merge it may
 		 * trigger decides page by page with the order-0 list's remove. */
-		unsigned old = atomic_fetch_add_explicit(&z->pb_skip[a->pb], (uint16_t)a->n,
+		unsigned old = atomic_fetch_add_explicit(&z->pb_skip[a->pb].n, (uint16_t)a->n,
 							 memory_order_relaxed);
 
 		if (old + (unsigned long)a->n == PP_PAGEBLOCK && a->nfull < ACCT_FULL_MAX)
 			a->full[a->nfull++] = a->pb;
 	} else if (a->n < 0) {
 		/* relaxed: as above. */
-		atomic_fetch_sub_explicit(&z->pb_skip[a->pb], (uint16_t)-a->n,
+		atomic_fetch_sub_explicit(&z->pb_skip[a->pb].n, (uint16_t)-a->n,
 					  memory_order_relaxed);
 	}
 	a->n = 0;
@@ -249,7 +249,7 @@ bool o0_remove_locked(struct pp_zone *z, struct pp_page *p)
 		return false;	/* taken meanwhile: its taker owns it */
 	}
 	/* relaxed: a count (see acct_flush). */
-	atomic_fetch_sub_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER], 1,
+	atomic_fetch_sub_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER].n, 1,
 				  memory_order_relaxed);
 	return true;
 }
@@ -269,7 +269,7 @@ void o0_put_locked(struct pp_zone *z, struct pp_page *p)
 {
 	/* relaxed: a count (see acct_flush); never triggers a merge: the
 	 * caller is the merge. */
-	atomic_fetch_add_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER], 1,
+	atomic_fetch_add_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER].n, 1,
 				  memory_order_relaxed);
 	o0_add_locked(z, p);
 }

@@ -67,7 +67,9 @@ void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size
 	z->merge_ms = merge_ms;
 	atomic_init(&z->merger_stop, false);
 	pp_cpu_init(&z->merger_cpu, z, UINT32_MAX);
-	z->pb_skip = calloc(nr_pages / PP_PAGEBLOCK, sizeof(*z->pb_skip));
+	z->pb_skip = aligned_alloc(64, nr_pages / PP_PAGEBLOCK * sizeof(*z->pb_skip));
+	if (z->pb_skip)
+		memset(z->pb_skip, 0, nr_pages / PP_PAGEBLOCK * sizeof(*z->pb_skip));
 	if (!z->pb_skip)
 		pp_die("out of memory for pageblock counters");
 	atomic_init(&z->high_free, nr_pages);
@@ -118,7 +120,7 @@ static void *merger_main(void *arg)
 		for (size_t pb = 0; pb < npb; pb++) {
 			/* relaxed: a hint; the merge decides page by page
 			 * with the order-0 list's remove, under the zone lock. */
-			if (atomic_load_explicit(&z->pb_skip[pb], memory_order_relaxed) != PP_PAGEBLOCK) {
+			if (atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed) != PP_PAGEBLOCK) {
 				seen[pb] = 0;
 			} else if (++seen[pb] < PP_MERGE_SCANS) {
 				continue;

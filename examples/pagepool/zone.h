@@ -98,7 +98,10 @@ struct pp_zone {
 	/* Per-pageblock skip accounting (skip modes): FREE_SKIP pages in each
 	 * pageblock.  A free that fills a pageblock merges it at once while
 	 * fewer than merge_wmark pages sit in free blocks of order >= 9. */
-	_Atomic(uint16_t) *pb_skip;
+	struct pp_pb_count {		/* one line each: no false sharing */
+		_Atomic(uint16_t) n;
+		char pad[64 - sizeof(uint16_t)];
+	} *pb_skip;
 	_Atomic(size_t) high_free;	/* pages in free blocks of order >= 9 */
 	size_t merge_wmark;
 	/* Background merging (skip modes): every merge_ms a merger thread
