@@ -82,6 +82,19 @@ struct pp_page *buddy_take(struct pp_zone *z, unsigned order)
 	return p;
 }
 
+/* A free block of @order from the areas, marked allocated (zone lock). */
+static struct pp_page *take_block(struct pp_cpu *c, unsigned order)
+{
+	struct pp_page *p;
+
+	zone_lock(c);
+	p = buddy_take(c->z, order);
+	if (p)
+		pg_set_state(p, PG_ALLOC);
+	zone_unlock(c);
+	return p;
+}
+
 struct pp_page *pp_alloc_order(struct pp_cpu *c, unsigned order)
 {
 	struct pp_zone *z = c->z;
@@ -89,18 +102,9 @@ struct pp_page *pp_alloc_order(struct pp_cpu *c, unsigned order)
 
 	if (order == 0 || order > PP_MAX_ORDER)
 		pp_die("pp_alloc_order: order %u (order 0 goes through pp_alloc0)", order);
-	zone_lock(c);
-	p = buddy_take(z, order);
-	if (p)
-		pg_set_state(p, PG_ALLOC);
-	zone_unlock(c);
-	if (!p && mode_skips(z) && pp_compact(c, order)) {
-		zone_lock(c);
-		p = buddy_take(z, order);
-		if (p)
-			pg_set_state(p, PG_ALLOC);
-		zone_unlock(c);
-	}
+	p = take_block(c, order);
+	if (!p && mode_skips(z) && pp_compact(c, order))
+		p = take_block(c, order);
 	if (p)
 		pg_owner_take(c, p);
 	return p;

@@ -497,7 +497,8 @@ static void run_setup(struct run *r, int wl, int mode, unsigned nworkers)
 }
 
 /* Start the workers (and the chaos thread), let them run, stop them. */
-static void run_threads(struct run *r, double seconds)
+/* Start the workers (and the chaos thread); they run once all are up. */
+static void threads_start(struct run *r)
 {
 	bool chaos = O.chaos_ms != 0;
 	unsigned n = r->nworkers + (chaos ? 1 : 0);
@@ -511,18 +512,31 @@ static void run_threads(struct run *r, double seconds)
 	if (chaos && pthread_create(&r->chaos.th, NULL, chaos_main, &r->chaos))
 		pp_die("pthread_create failed (chaos)");
 	pthread_barrier_wait(&r->start);
+}
+
+/* Join the workers (they stop on their own or on r->stop), then the
+ * chaos thread, which runs until r->stop. */
+static void threads_join(struct run *r)
+{
+	for (unsigned i = 0; i < r->nworkers; i++)
+		pthread_join(r->w[i].th, NULL);
+	/* relaxed: see stopped(). */
+	atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+	if (O.chaos_ms)
+		pthread_join(r->chaos.th, NULL);
+	pthread_barrier_destroy(&r->start);
+}
+
+/* Start the threads, let them run for @seconds (0: until they finish). */
+static void run_threads(struct run *r, double seconds)
+{
+	threads_start(r);
 	if (seconds > 0) {
 		usleep((useconds_t)(seconds * 1e6));
 		/* relaxed: see stopped(). */
 		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
 	}
-	for (unsigned i = 0; i < r->nworkers; i++)
-		pthread_join(r->w[i].th, NULL);
-	/* relaxed: see stopped(). */
-	atomic_store_explicit(&r->stop, true, memory_order_relaxed);
-	if (chaos)
-		pthread_join(r->chaos.th, NULL);
-	pthread_barrier_destroy(&r->start);
+	threads_join(r);
 }
 
 static void sum_stats(struct run *r, struct result *res, double *wait_ns, double *thread_ns)
@@ -755,16 +769,7 @@ static void point_high(int mode, unsigned threads, unsigned delay_ms)
 		r.w[i].narr = arena_pages * O.churn_pct / 100 / threads + 1;
 		r.w[i].arr = page_array(r.w[i].narr);
 	}
-	struct run *rp = &r;
-	bool chaos = O.chaos_ms != 0;
-
-	pthread_barrier_init(&r.start, NULL, threads + 1 + (chaos ? 1 : 0));
-	for (unsigned i = 0; i < threads; i++)
-		if (pthread_create(&r.w[i].th, NULL, worker_main, &r.w[i]))
-			pp_die("pthread_create failed");
-	if (chaos && pthread_create(&r.chaos.th, NULL, chaos_main, &r.chaos))
-		pp_die("pthread_create failed");
-	pthread_barrier_wait(&r.start);
+	threads_start(&r);
 	usleep(100000);	/* let the churn fragment the zone */
 	/* 3. order-9 attempts with a delay between them; successes are held */
 	for (unsigned a = 0; a < O.attempts; a++) {
@@ -778,12 +783,8 @@ static void point_high(int mode, unsigned threads, unsigned delay_ms)
 			usleep(delay_ms * 1000u);
 	}
 	/* relaxed: see stopped(). */
-	atomic_store_explicit(&rp->stop, true, memory_order_relaxed);
-	for (unsigned i = 0; i < threads; i++)
-		pthread_join(r.w[i].th, NULL);
-	if (chaos)
-		pthread_join(r.chaos.th, NULL);
-	pthread_barrier_destroy(&r.start);
+	atomic_store_explicit(&r.stop, true, memory_order_relaxed);
+	threads_join(&r);
 	for (size_t i = 0; i < nheld; i++)
 		pp_free_order(main_cpu, held[i]);
 	free(held);
