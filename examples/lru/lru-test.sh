@@ -67,11 +67,14 @@ done
 
 # 2b. concurrency does not damage the policy: at 8 and 64 threads, with
 # the same number of operations, caslist's hit ratio is within 1 point of
-# mutex's (seen: within 0.2)
+# mutex's (seen: within 0.2).  The capacity is large against the thread
+# count: the documented slack (up to one object per thread over capacity)
+# depends on scheduling, and at capacity 1024 with 64 threads under TSan it
+# moved the two hit ratios 1.7 points apart; at 8192 they stay within 0.1.
 for pol in strict lazy; do
 	for t in 8 64; do
 		out=$("$b" run --impl mutex,caslist --threads $t --ops $((160000 / t)) \
-			--capacity 1024 --policy "$pol" --seed 9 --json 2>&1)
+			--capacity 8192 --policy "$pol" --seed 9 --json 2>&1)
 		rc=$?
 		hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hit_ratio":\([0-9.]*\).*/\1/')
 		hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hit_ratio":\([0-9.]*\).*/\1/')
