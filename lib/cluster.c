@@ -20,7 +20,7 @@ struct slab {
 	struct caslist_cluster d[SLAB_DESCS];
 };
 
-void cl_pool_init(struct caslist_fl *fl)
+void caslist__cl_pool_init(struct caslist_fl *fl)
 {
 	caslist_init(&fl->spare);
 	atomic_store_explicit(&fl->slabs, NULL, memory_order_relaxed);
@@ -56,7 +56,7 @@ static struct caslist_cluster *grow(struct caslist_fl *fl)
 	return &s->d[0];
 }
 
-struct caslist_cluster *cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail)
+struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail)
 {
 	struct caslist_node *n = caslist_pop_head(&fl->spare);
 	struct caslist_cluster *c =
@@ -72,7 +72,7 @@ struct caslist_cluster *cl_alloc(struct caslist_fl *fl, size_t nr, struct caslis
 	return c;
 }
 
-void cl_retire(struct caslist_fl *fl, struct caslist_cluster *c)
+void caslist__cl_retire(struct caslist_fl *fl, struct caslist_cluster *c)
 {
 	cl_lock(c);
 	c->state = CL_SPARE;
@@ -82,13 +82,13 @@ void cl_retire(struct caslist_fl *fl, struct caslist_cluster *c)
 	caslist_add_head(&fl->spare, &c->spare_link);
 }
 
-void cl_pool_reserve(struct caslist_fl *fl, size_t n)
+void caslist__cl_pool_reserve(struct caslist_fl *fl, size_t n)
 {
 	while (atomic_load_explicit(&fl->ndesc, memory_order_relaxed) < n)
-		cl_retire(fl, grow(fl));
+		caslist__cl_retire(fl, grow(fl));
 }
 
-void cl_pool_destroy(struct caslist_fl *fl)
+void caslist__cl_pool_destroy(struct caslist_fl *fl)
 {
 	/* Acquire: pairs with the release push in grow. */
 	struct slab *s = atomic_load_explicit(&fl->slabs, memory_order_acquire);

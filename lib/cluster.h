@@ -54,11 +54,11 @@ static inline void cl_unlock(struct caslist_cluster *c)
 
 /* A descriptor in state BUILDING with nr and tail set; never fails
  * (grows the pool by a slab if it is empty; aborts only if malloc does). */
-struct caslist_cluster *cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail);
+struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail);
 /* Back to the pool; the caller has moved it out of LIVE/TAKEN. */
-void cl_retire(struct caslist_fl *fl, struct caslist_cluster *c);
-void cl_pool_init(struct caslist_fl *fl);
-void cl_pool_destroy(struct caslist_fl *fl);
-void cl_pool_reserve(struct caslist_fl *fl, size_t n);
+void caslist__cl_retire(struct caslist_fl *fl, struct caslist_cluster *c);
+void caslist__cl_pool_init(struct caslist_fl *fl);
+void caslist__cl_pool_destroy(struct caslist_fl *fl);
+void caslist__cl_pool_reserve(struct caslist_fl *fl, size_t n);
 
 #endif /* CASLIST_LIB_CLUSTER_H */

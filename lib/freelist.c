@@ -43,17 +43,17 @@ void caslist_fl_init(struct caslist_fl *fl, unsigned batch)
 	atomic_store_explicit(&fl->disable_depth, 0, memory_order_relaxed);
 	for (int i = 0; i < CASLIST_FL_STRIPES; i++)
 		atomic_store_explicit(&fl->busy[i].n, 0, memory_order_relaxed);
-	cl_pool_init(fl);
+	caslist__cl_pool_init(fl);
 }
 
 void caslist_fl_destroy(struct caslist_fl *fl)
 {
-	cl_pool_destroy(fl);
+	caslist__cl_pool_destroy(fl);
 }
 
 void caslist_fl_reserve(struct caslist_fl *fl, size_t n)
 {
-	cl_pool_reserve(fl, n);
+	caslist__cl_pool_reserve(fl, n);
 }
 
 void caslist_fl_node_init(struct caslist_fl_node *x)
@@ -153,7 +153,7 @@ size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_bat
 		c->state = b->eager ? CL_BUILDING : CL_TAKEN;
 		cl_unlock(c);
 		if (b->eager)
-			cl_retire(fl, c);
+			caslist__cl_retire(fl, c);
 		if (last == NULL)
 			b->next = first;
 		else
@@ -187,7 +187,7 @@ struct caslist_fl_node *caslist_fl_batch_next(struct caslist_fl_batch *b)
 
 		set_cluster(x, NULL);
 		if (last_of_cluster)
-			cl_retire(b->fl, c);	/* after all its nodes are reset */
+			caslist__cl_retire(b->fl, c);	/* after all its nodes are reset */
 		if (b->next == NULL)
 			/* Release: the scanner's seq_cst load that sees 0
 			 * also sees every reset above. */
@@ -208,7 +208,7 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 
 	if (n == 0)
 		return;
-	c = cl_alloc(fl, n, last);
+	c = caslist__cl_alloc(fl, n, last);
 	/* Private chain: point every node at c, outside any shared lock.
 	 * Published by the splice's release. */
 	for (size_t i = 0; i < n; i++) {
@@ -316,7 +316,7 @@ int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 		if (--c->nr == 0) {
 			c->state = CL_BUILDING;
 			cl_unlock(c);
-			cl_retire(fl, c);
+			caslist__cl_retire(fl, c);
 		} else {
 			cl_unlock(c);
 		}
