@@ -19,12 +19,15 @@
 #ifndef CASLIST_FREELIST_H
 #define CASLIST_FREELIST_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <caslist/export.h>
 #include <caslist/list.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct caslist_cluster;			/* opaque descriptor */
 
@@ -32,7 +35,7 @@ struct caslist_cluster;			/* opaque descriptor */
 struct caslist_fl_node {
 	struct caslist_node link;
 	/* The cluster this node is in while it is free; NULL otherwise. */
-	_Atomic(struct caslist_cluster *) cluster;
+	CASLIST_ATOMIC(struct caslist_cluster *) cluster;
 };
 
 #define CASLIST_FL_STRIPES 16
@@ -40,14 +43,14 @@ struct caslist_fl_node {
 struct caslist_fl {
 	struct caslist_list list;	/* free nodes, clusters in runs */
 	unsigned batch;			/* caslist_fl_put grows a cluster up to this */
-	_Atomic(unsigned long) disable_depth; /* open scan windows */
+	CASLIST_ATOMIC(unsigned long) disable_depth; /* open scan windows */
 	struct caslist_list spare;	/* free cluster descriptors */
-	_Atomic(void *) slabs;		/* descriptor slabs, freed by destroy */
-	_Atomic(size_t) ndesc;		/* descriptors ever allocated */
+	CASLIST_ATOMIC(void *) slabs;		/* descriptor slabs, freed by destroy */
+	CASLIST_ATOMIC(size_t) ndesc;		/* descriptors ever allocated */
 	/* takes whose nodes are not yet fixed up, striped per thread so
 	 * takers do not share one counter line */
 	struct {
-		_Atomic(unsigned long) n;
+		CASLIST_ATOMIC(unsigned long) n;
 		char pad[64 - sizeof(unsigned long)];
 	} busy[CASLIST_FL_STRIPES] __attribute__((aligned(64)));
 };
@@ -135,5 +138,9 @@ CASLIST_API void caslist_fl_scan_end(struct caslist_fl *fl);
  * and cluster counts.  Returns 0 or a negative code (see strerror). */
 CASLIST_API int caslist_fl_check(struct caslist_fl *fl, size_t *nodes, size_t *clusters);
 CASLIST_API const char *caslist_fl_check_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CASLIST_FREELIST_H */

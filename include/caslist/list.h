@@ -29,25 +29,40 @@
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <caslist/export.h>
 
+/*
+ * The words the library changes concurrently.  In C they are _Atomic; in
+ * C++ (which has no _Atomic before C++23) they are the plain integer or
+ * pointer type.  Only the library's C code ever reads or writes them, so C++
+ * code needs no atomic type for them, and the plain type has the same size
+ * and alignment as the _Atomic one on every gcc/clang target (_Atomic raises
+ * the alignment only of types whose alignment is below their size; pointer-
+ * sized words have none).  std::atomic<T> would be layout-identical with
+ * libstdc++ and libc++ too, but C++11 does not promise it, and it would make
+ * the structs non-copyable and non-trivial.  test/abi.sh compares sizeof,
+ * alignof and offsetof of every public struct between a C and a C++ unit.
+ */
 #ifdef __cplusplus
-#error "caslist/list.h is a C11 header (<stdatomic.h> types in its structs)"
+#define CASLIST_ATOMIC(type) type
+extern "C" {
+#else
+#include <stdatomic.h>
+#define CASLIST_ATOMIC(type) _Atomic(type)
 #endif
 
 /* A list node, embedded in the user's object (intrusive, like list_head). */
 struct caslist_node {
 	/* Successor, with bit 0 = lock of the link "this -> successor".
 	 * Unlinked nodes hold 0 (never linked) or CASLIST_POISON_NEXT. */
-	_Atomic(uintptr_t) next;
+	CASLIST_ATOMIC(uintptr_t) next;
 	/* Predecessor: a hint when read without the predecessor's link lock;
 	 * exact when read under it.  Poisoned on removal. */
-	_Atomic(uintptr_t) prev;
+	CASLIST_ATOMIC(uintptr_t) prev;
 };
 
 /* A list: a head node that is never removed. */
@@ -179,5 +194,9 @@ CASLIST_API void caslist_link_unlock(struct caslist_node *x, struct caslist_node
  * fault (see caslist_check_strerror). */
 CASLIST_API int caslist_check(const struct caslist_list *l, size_t max_nodes, size_t *count);
 CASLIST_API const char *caslist_check_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CASLIST_LIST_H */
