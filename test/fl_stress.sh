@@ -3,12 +3,13 @@
 # test/fl_stress.sh - the free-list stress at 2, 8, 64 and 256 threads, and
 # the window mutant (takes that ignore scan windows) must be caught (TAP).
 # Environment: CASLIST_STRESS_SECONDS (default 1), CASLIST_STRESS_SEED.
+. "$(dirname "$0")/tap.sh"
 b=${CASLIST_BUILDDIR:-.}/test
 secs=${CASLIST_STRESS_SECONDS:-1}
 threads=${CASLIST_STRESS_THREADS:-"2 8 64 256"}
 n=1
 for t in $threads; do n=$((n + 1)); done
-echo "1..$n"
+tap_plan $n
 i=0
 for t in $threads; do
 	i=$((i + 1))
@@ -17,13 +18,11 @@ for t in $threads; do
 	rc=$?
 	line=$(printf '%s\n' "$out" | grep '^fl_stress threads=' | tail -n 1)
 	if [ $rc -eq 0 ]; then
-		echo "ok $i - $line"
+		tap_ok "$line"
 	else
-		echo "not ok $i - threads=$t seed=$seed exit=$rc $line"
-		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+		tap_notok "threads=$t seed=$seed exit=$rc $line" "$(printf '%s\n' "$out" | head -n 40)"
 	fi
 done
-i=$((i + 1))
 caught=
 for args in "4 2 1" "8 2 2" "3 3 3"; do
 	# shellcheck disable=SC2086
@@ -33,10 +32,11 @@ for args in "4 2 1" "8 2 2" "3 3 3"; do
 		caught="$args: exit $rc: $(printf '%s\n' "$out" | grep -m1 -E 'TAKEN inside|FAIL|ThreadSanitizer')"
 		break
 	fi
-	echo "# fl_stress-mutant-window $args: exit 0, not caught"
+	tap_note "fl_stress-mutant-window $args: exit 0, not caught"
 done
 if [ -n "$caught" ]; then
-	echo "ok $i - mutant (takes ignore scan windows) caught: $caught"
+	tap_ok "mutant (takes ignore scan windows) caught: $caught"
 else
-	echo "not ok $i - mutant (takes ignore scan windows) went unnoticed"
+	tap_notok "mutant (takes ignore scan windows) went unnoticed"
 fi
+tap_done

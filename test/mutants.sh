@@ -10,8 +10,9 @@
 #                           instead of release: x86 hides it, so only the
 #                           TSan build can see it, and it must report a race.
 # A mutant that passes is a test failure here.
+. "$(dirname "$0")/tap.sh"
 b=${CASLIST_BUILDDIR:-.}/test
-echo "1..2"
+tap_plan 2
 
 # Returns 0 if the mutant binary failed in at least one attempt.
 caught() {
@@ -22,24 +23,25 @@ caught() {
 		rc=$?
 		if [ $rc -ne 0 ] && { [ -z "$want" ] || printf '%s\n' "$out" | grep -q "$want"; }; then
 			why=$(printf '%s\n' "$out" | grep -m1 -E 'FAIL|TIMEOUT|ThreadSanitizer|removed node' )
-			echo "# $bin $args: exit $rc: $why"
+			tap_note "$bin $args: exit $rc: $why"
 			return 0
 		fi
-		echo "# $bin $args: exit $rc, not caught"
+		tap_note "$bin $args: exit $rc, not caught"
 	done
 	return 1
 }
 
 if caught stress-mutant-skiplock ""; then
-	echo "ok 1 - skipped predecessor lock is caught by the stress test"
+	tap_ok "skipped predecessor lock is caught by the stress test"
 else
-	echo "not ok 1 - skipped predecessor lock went unnoticed"
+	tap_notok "skipped predecessor lock went unnoticed"
 fi
 
 if [ "$CASLIST_SANITIZER" != thread ]; then
-	echo "ok 2 # SKIP relaxed-unlock mutant needs the TSan build (--enable-sanitizer=thread)"
+	tap_skip "relaxed-unlock mutant needs the TSan build (--enable-sanitizer=thread)"
 elif caught stress-mutant-relaxed "ThreadSanitizer: data race"; then
-	echo "ok 2 - release weakened to relaxed is reported by TSan"
+	tap_ok "release weakened to relaxed is reported by TSan"
 else
-	echo "not ok 2 - release weakened to relaxed went unreported by TSan"
+	tap_notok "release weakened to relaxed went unreported by TSan"
 fi
+tap_done

@@ -3,15 +3,15 @@
 # test/stress.sh - every stress mix at 2, 8, 64 and 256 threads (TAP).
 # Environment: CASLIST_STRESS_SECONDS (default 1), CASLIST_STRESS_SEED
 # (default: 1 + case number), CASLIST_STRESS_THREADS (default "2 8 64 256").
+. "$(dirname "$0")/tap.sh"
 bin=${CASLIST_BUILDDIR:-.}/test/stress
 secs=${CASLIST_STRESS_SECONDS:-1}
 threads=${CASLIST_STRESS_THREADS:-"2 8 64 256"}
 mixes="rand rotate near ends all"
 n=0
 for m in $mixes; do for t in $threads; do n=$((n + 1)); done; done
-echo "1..$n"
+tap_plan $n
 i=0
-fail=0
 for m in $mixes; do
 	for t in $threads; do
 		i=$((i + 1))
@@ -20,12 +20,10 @@ for m in $mixes; do
 		rc=$?
 		line=$(printf '%s\n' "$out" | grep '^stress mix=' | tail -n 1)
 		if [ $rc -eq 0 ]; then
-			echo "ok $i - $line"
+			tap_ok "$line"
 		else
-			fail=$((fail + 1))
-			echo "not ok $i - $m threads=$t seed=$seed exit=$rc $line"
-			printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+			tap_notok "$m threads=$t seed=$seed exit=$rc $line" "$(printf '%s\n' "$out" | head -n 40)"
 		fi
 	done
 done
-echo "# $((n - fail)) passed, $fail failed"
+tap_done

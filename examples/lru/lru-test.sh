@@ -11,13 +11,10 @@
 #     yield while they hold claimed victims).
 # Environment: CASLIST_LRU_SECONDS (default 0.1), CASLIST_LRU_THREADS
 # (default 2,8,64).  The TSan build runs the same (TSan reports exit 66).
+. "$(dirname "$0")/../../test/tap.sh"
 b=${CASLIST_BUILDDIR:-.}/examples/lru/lrucache
 secs=${CASLIST_LRU_SECONDS:-0.1}
 threads=${CASLIST_LRU_THREADS:-2,8,64}
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $*"; }
 
 # 1. bad arguments
 while IFS='|' read -r args want; do
@@ -25,9 +22,9 @@ while IFS='|' read -r args want; do
 	err=$("$b" $args 2>&1 >/dev/null)
 	rc=$?
 	if [ $rc -eq 2 ] && printf '%s\n' "$err" | grep -q "^lrucache: .*$want"; then
-		ok "bad args '$args': exit 2, $(printf '%s\n' "$err" | head -n 1)"
+		tap_ok "bad args '$args': exit 2, $(printf '%s\n' "$err" | head -n 1)"
 	else
-		notok "bad args '$args': exit $rc, '$err' (wanted exit 2 and '$want')"
+		tap_notok "bad args '$args': exit $rc, '$err' (wanted exit 2 and '$want')"
 	fi
 done <<'CASES'
 |missing command
@@ -48,7 +45,7 @@ run --seed|needs a value
 run --frobnicate 3|unknown option
 run extra|unexpected argument
 CASES
-if "$b" --help | grep -q '^usage: lrucache run'; then ok "--help: usage, exit 0"; else notok "--help"; fi
+if "$b" --help | grep -q '^usage: lrucache run'; then tap_ok "--help: usage, exit 0"; else tap_notok "--help"; fi
 
 # 2. same policy at 1 thread: identical hits (deterministic, no timing)
 for pol in strict lazy; do
@@ -58,9 +55,9 @@ for pol in strict lazy; do
 	hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
 	hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
 	if [ $rc -eq 0 ] && [ -n "$hm" ] && [ "$hm" = "$hc" ]; then
-		ok "1 thread, $pol: mutex and caslist both $hm hits in 60000 ops"
+		tap_ok "1 thread, $pol: mutex and caslist both $hm hits in 60000 ops"
 	else
-		notok "1 thread, $pol: exit $rc, hits mutex=$hm caslist=$hc"
+		tap_notok "1 thread, $pol: exit $rc, hits mutex=$hm caslist=$hc"
 		printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
 	fi
 done
@@ -80,9 +77,9 @@ for pol in strict lazy; do
 		hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hit_ratio":\([0-9.]*\).*/\1/')
 		if [ $rc -eq 0 ] && [ -n "$hm" ] && [ -n "$hc" ] &&
 			awk -v a="$hm" -v b="$hc" 'BEGIN { d = 100 * (a - b); exit !(d < 1 && d > -1) }'; then
-			ok "$t threads, $pol: hit ratio mutex $hm, caslist $hc (within 1 point)"
+			tap_ok "$t threads, $pol: hit ratio mutex $hm, caslist $hc (within 1 point)"
 		else
-			notok "$t threads, $pol: exit $rc, hit ratio mutex=$hm caslist=$hc"
+			tap_notok "$t threads, $pol: exit $rc, hit ratio mutex=$hm caslist=$hc"
 			printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
 		fi
 	done
@@ -94,10 +91,10 @@ run_case() {
 	out=$("$b" run "$@" 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then
-		ok "$what: all end-of-run checks pass"
+		tap_ok "$what: all end-of-run checks pass"
 		printf '%s\n' "$out" | grep -E '^ +[0-9]+ ' | sed 's/^/#   /'
 	else
-		notok "$what: exit $rc"
+		tap_notok "$what: exit $rc"
 		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
 	fi
 }
@@ -115,6 +112,4 @@ for pol in strict lazy; do
 		--reclaim thread --widen-window --seed 5
 done
 
-echo "1..$n"
-echo "# $((n - fail)) passed, $fail failed"
-[ $fail -eq 0 ]
+tap_done

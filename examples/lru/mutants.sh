@@ -11,8 +11,9 @@
 #                (two owners): claims != frees, a double free, or a broken
 #                list that hangs (the watchdog exits 3)
 # A mutant that exits 0 is a test failure here.
+. "$(dirname "$0")/../../test/tap.sh"
 b=${CASLIST_BUILDDIR:-.}/examples/lru
-echo "1..4"
+tap_plan 4
 i=0
 for m in skipindex skiplrudel noreclaim ignoredel; do
 	i=$((i + 1))
@@ -26,15 +27,16 @@ for m in skipindex skiplrudel noreclaim ignoredel; do
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			why=$(printf '%s\n' "$out" | grep -m1 -E 'FAIL|TIMEOUT|ThreadSanitizer')
-			echo "# $m $args: exit $rc: $why"
+			tap_note "$m $args: exit $rc: $why"
 			caught=yes
 			break
 		fi
-		echo "# $m $args: exit 0, not caught"
+		tap_note "$m $args: exit 0, not caught"
 	done
 	if [ $caught = yes ]; then
-		echo "ok $i - mutant $m is caught"
+		tap_ok "mutant $m is caught"
 	else
-		echo "not ok $i - mutant $m went unnoticed"
+		tap_notok "mutant $m went unnoticed"
 	fi
 done
+tap_done

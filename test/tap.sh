@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# test/tap.sh - TAP output for the shell tests; source it, do not run it:
+#     . "$(dirname "$0")/tap.sh"                (scripts in test/)
+#     . "$(dirname "$0")/../../test/tap.sh"     (examples/*/)
+#
+#   tap_plan N            print the plan first (else tap_done prints it last)
+#   tap_ok TEXT           "ok N - TEXT"
+#   tap_notok TEXT [OUT]  "not ok N - TEXT", then the last 40 lines of OUT as
+#                         "# " comments (the failing command's output)
+#   tap_skip TEXT         "ok N # SKIP TEXT"
+#   tap_check COND-STATUS TEXT [OUT]   tap_ok if the status is 0, else tap_notok
+#   tap_note TEXT         "# TEXT" (several lines allowed)
+#   tap_done              the plan (unless given first), "# P passed, F failed",
+#                         and the script's exit status: exit 0 only if nothing
+#                         failed and as many tests ran as the plan said.
+# The automake TAP driver reads both the lines and the exit status; a script
+# that dies half way exits non-zero instead of passing on the lines so far.
+
+tap_n=0
+tap_failed=0
+tap_planned=
+
+tap_plan() {
+	tap_planned=$1
+	echo "1..$1"
+}
+
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+
+tap_notok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $1"
+	if [ -n "${2-}" ]; then
+		printf '%s\n' "$2" | tail -n 40 | sed 's/^/# /'
+	fi
+}
+
+tap_skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $1"
+}
+
+tap_check() {
+	if [ "$1" -eq 0 ]; then
+		tap_ok "$2"
+	else
+		tap_notok "$2" "${3-}"
+	fi
+}
+
+tap_note() {
+	printf '%s\n' "$1" | sed 's/^/# /'
+}
+
+tap_done() {
+	if [ -z "$tap_planned" ]; then
+		echo "1..$tap_n"
+	elif [ "$tap_planned" -ne "$tap_n" ]; then
+		echo "# planned $tap_planned tests, ran $tap_n"
+		tap_failed=$((tap_failed + 1))
+	fi
+	echo "# $((tap_n - tap_failed)) passed, $tap_failed failed"
+	[ "$tap_failed" -eq 0 ]
+	exit $?
+}
