@@ -21,6 +21,17 @@
  * conservation (every node exactly once: list or one thread), states,
  * and progress (every operation of the mix happened).  Exit 0 = pass.
  *
+ * Walks (caslist_iter_next) are checked twice over:
+ *   - during the run, every node a walk returns must be one of the test's
+ *     nodes (the items[] array, at a node's exact address), and must not
+ *     be one that the walking thread itself owns: it took that node off
+ *     the list before the walk began and holds it until after, so the
+ *     node was never on the list while the walk ran.  Each thread keeps
+ *     its own ownership bytes (mine[]), read and written only by itself.
+ *   - after the run, a walkers-only phase: the list is quiescent except
+ *     for concurrent walkers, so every walk must return exactly the order
+ *     that the main thread recorded, with no CASLIST_EAGAIN.
+ *
  * Cuts need a `last` that no other thread targets by pointer while it is
  * being cut (the cut contract): one marker node serves as `last`; a cut
  * token lets one thread at a time cut at it; a thread that pops the
@@ -94,7 +105,9 @@ struct thr {
 	uint64_t rng;
 	struct item **own;
 	size_t nown;
+	unsigned char *mine;	/* mine[i]: this thread owns items[i]; its own */
 	unsigned long long ops[NOPS], hits[NOPS];
+	unsigned long long walked;	/* nodes returned by its walks */
 };
 
 static struct caslist_list list;
@@ -106,12 +119,29 @@ static unsigned wsum;
 static _Atomic int stop;
 static _Atomic int cut_token;
 static _Atomic unsigned long errors;
+static _Atomic unsigned long walk_errors;
 static pthread_barrier_t start;
 
 
 static struct item *item_of(struct caslist_node *n)
 {
 	return caslist_entry(n, struct item, link);
+}
+
+/* The index of n in items[], or -1 if n is not the link of one of them. */
+static long item_index(const struct caslist_node *n)
+{
+	uintptr_t a = (uintptr_t)n, lo = (uintptr_t)&items[0].link;
+	uintptr_t hi = (uintptr_t)&items[nitems].link;
+
+	if (a < lo || a > hi || (a - lo) % sizeof(struct item) != 0)
+		return -1;
+	return (long)((a - lo) / sizeof(struct item));
+}
+
+static size_t idx(const struct item *it)
+{
+	return (size_t)(it - items);
 }
 
 /* The caller just removed it: it must have been on the list. */
@@ -124,6 +154,7 @@ static void take(struct thr *t, struct item *it)
 	}
 	it->state = t->id;
 	t->own[t->nown++] = it;
+	t->mine[idx(it)] = 1;
 }
 
 /* Pick one owned node to add; it is marked IN_LIST before it is published. */
@@ -133,6 +164,7 @@ static struct item *give(struct thr *t)
 	struct item *it = t->own[i];
 
 	t->own[i] = t->own[--t->nown];
+	t->mine[idx(it)] = 0;
 	it->state = IN_LIST;
 	return it;
 }
@@ -142,6 +174,15 @@ static void keep(struct thr *t, struct item *it)
 {
 	it->state = t->id;
 	t->own[t->nown++] = it;
+	t->mine[idx(it)] = 1;
+}
+
+/* The marker was just taken (it is the last node taken): back to the list. */
+static void give_marker(struct thr *t)
+{
+	t->nown--;
+	t->mine[idx(marker)] = 0;
+	marker->state = IN_LIST;
 }
 
 static struct item *random_item(struct thr *t)
@@ -156,8 +197,7 @@ static void popped(struct thr *t, struct caslist_node *n)
 
 	if (it->marker) {
 		take(t, it);
-		t->nown--;
-		it->state = IN_LIST;
+		give_marker(t);
 		caslist_add_tail(&list, n);
 		return;
 	}
@@ -248,8 +288,7 @@ static int do_op(struct thr *t, enum op op)
 			}
 			/* marker was last: back at a random end, so cuts
 			 * take prefixes of varied length */
-			t->nown--;
-			marker->state = IN_LIST;
+			give_marker(t);
 			if (splitmix64(&t->rng) % 2)
 				caslist_add_tail(&list, &marker->link);
 			else
@@ -262,13 +301,77 @@ static int do_op(struct thr *t, enum op op)
 		struct caslist_node *cur = &list.head;
 		int steps = 0;
 
-		while (steps < 64 && caslist_iter_next(&list, &cur) == 1)
+		/* Nothing of ours moves during the walk: see the top comment. */
+		while (steps < 64 && caslist_iter_next(&list, &cur) == 1) {
+			long i = item_index(cur);
+
+			if (i < 0 || t->mine[i]) {
+				atomic_fetch_add(&walk_errors, 1);
+				fprintf(stderr, "stress: thread %d: a walk returned %p, %s\n", t->id,
+					(void *)cur,
+					i < 0 ? "not a node of the test" : "a node this thread owns");
+				break;
+			}
 			steps++;
+		}
+		t->walked += (unsigned long long)steps;
 		return 1;
 	}
 	default:
 		return 0;
 	}
+}
+
+/* The walkers-only phase: walk the whole quiescent list, compare it with
+ * the order recorded before the phase. */
+static struct caslist_node **order;
+static size_t norder;
+#define WALK_PASSES 4
+
+static void *walker(void *arg)
+{
+	struct thr *t = arg;
+
+	pthread_barrier_wait(&start);
+	for (int pass = 0; pass < WALK_PASSES; pass++) {
+		struct caslist_node *cur = &list.head;
+		size_t k = 0;
+		int rc;
+
+		while ((rc = caslist_iter_next(&list, &cur)) == 1) {
+			if (k >= norder || cur != order[k])
+				break;
+			k++;
+		}
+		if (rc != 0 || k != norder) {
+			atomic_fetch_add(&walk_errors, 1);
+			fprintf(stderr, "stress: walker %d pass %d: %s after %zu of %zu nodes\n",
+				t->id, pass,
+				rc == CASLIST_EAGAIN ? "EAGAIN" : rc == 1 ? "a node out of order"
+									  : "the end",
+				k, norder);
+			return NULL;
+		}
+		t->walked += k;
+	}
+	return NULL;
+}
+
+/* Start n walkers (at most 64), join them.  0, or -1: no thread. */
+static int walk_phase(struct thr *thr, int n)
+{
+	pthread_t tid[64];
+
+	if (n > 64)
+		n = 64;
+	pthread_barrier_init(&start, NULL, (unsigned)n);
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&tid[i], NULL, walker, &thr[i]) != 0)
+			return -1;
+	for (int i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&start);
+	return 0;
 }
 
 static void *worker(void *arg)
@@ -297,6 +400,8 @@ int main(int argc, char **argv)
 	uint64_t seed, rng;
 	size_t nlist = 0, nowned = 0, count = 0;
 	unsigned long long total = 0, ops[NOPS] = { 0 }, hits[NOPS] = { 0 };
+	unsigned long long walked = 0, walked_after = 0;
+	unsigned long werr;
 	int rc;
 
 	if (argc < 5) {
@@ -334,7 +439,8 @@ int main(int argc, char **argv)
 		thr[i].id = i;
 		thr[i].rng = seed ^ (0x51afd6ed4e3c1a27ULL * (uint64_t)(i + 1));
 		thr[i].own = calloc(nitems + 1, sizeof(struct item *));
-		if (thr[i].own == NULL)
+		thr[i].mine = calloc(nitems + 1, 1);
+		if (thr[i].own == NULL || thr[i].mine == NULL)
 			return 2;
 	}
 	for (size_t i = 0; i <= nitems; i++) {
@@ -347,6 +453,7 @@ int main(int argc, char **argv)
 
 			items[i].state = t->id;
 			t->own[t->nown++] = &items[i];
+			t->mine[i] = 1;
 		}
 	}
 
@@ -356,6 +463,9 @@ int main(int argc, char **argv)
 	/* ---- checks ---- */
 	rc = caslist_check(&list, nitems + 1, &count);
 	check(&cc, rc == 0, "structure: %s", caslist_check_strerror(rc));
+	order = calloc(nitems + 1, sizeof(*order));
+	if (order == NULL)
+		return 2;
 	if (rc == 0) {
 		struct caslist_node *cur = &list.head;
 		size_t bad = 0;
@@ -363,10 +473,11 @@ int main(int argc, char **argv)
 		while (caslist_iter_next(&list, &cur) == 1) {
 			struct item *it = item_of(cur);
 
-			if (it < items || it > marker) {
+			if (item_index(cur) < 0 || norder > nitems) {
 				bad++;
 				break;
 			}
+			order[norder++] = cur;
 			it->seen++;
 			nlist++;
 			bad += it->state != IN_LIST;
@@ -399,6 +510,22 @@ int main(int argc, char **argv)
 	}
 	check(&cc, atomic_load(&errors) == 0, "%lu removals of nodes that were not on the list",
 	      atomic_load(&errors));
+	werr = atomic_load(&walk_errors);
+	check(&cc, werr == 0, "%lu walks returned a node that was not on the list", werr);
+	for (int i = 0; i < nthreads; i++) {
+		walked += thr[i].walked;
+		thr[i].walked = 0;
+	}
+	/* Walkers only: nothing moves, so every walk sees the recorded order. */
+	if (rc == 0) {
+		if (walk_phase(thr, nthreads) != 0)
+			return 2;
+		werr = atomic_load(&walk_errors) - werr;
+		check(&cc, werr == 0, "walkers only: %lu walks differ from the quiescent order",
+		      werr);
+		for (int i = 0; i < nthreads; i++)
+			walked_after += thr[i].walked;
+	}
 	for (int i = 0; i < nthreads; i++)
 		for (int op = 0; op < NOPS; op++) {
 			ops[op] += thr[i].ops[op];
@@ -418,6 +545,7 @@ int main(int argc, char **argv)
 	for (int op = 0; op < NOPS; op++)
 		if (mix->w[op])
 			printf(" %s=%llu/%llu", op_name[op], hits[op], ops[op]);
+	printf(" walked=%llu, then walkers only=%llu", walked, walked_after);
 	printf(" -> %s (%d passed, %d failed)\n", cc.failed ? "FAIL" : "PASS",
 	       cc.n - cc.failed, cc.failed);
 	return cc.failed ? 1 : 0;
