@@ -29,7 +29,7 @@ int caslist_check(const struct caslist_list *l, size_t max_nodes, size_t *count)
 			return CHECK_LOCKED;
 		if (w_unlinked(v))
 			return CHECK_UNLINKED;
-		if ((const node_t *)atomic_load_explicit(&s->prev, memory_order_relaxed) != x)
+		if (prev_hint(s) != x)
 			return CHECK_BAD_PREV;
 		if (s == h)
 			break;

@@ -34,6 +34,18 @@
 __attribute__((noreturn, cold)) void caslist__misuse(const char *op, const void *node,
 						     const char *what);
 
+/*
+ * Tier 1b (every build): misuse that would otherwise hang or corrupt
+ * silently, where the check costs a load of a line the operation touches
+ * anyway and a predicted branch (doc/protocol.md section 9 lists them with
+ * their measured cost).  Aborts with the same message as CASLIST_CHECK.
+ */
+#define CASLIST_REQUIRE(cond, op, node, what)                                  \
+	do {                                                                   \
+		if (__builtin_expect(!(cond), 0))                              \
+			caslist__misuse((op), (node), (what));                 \
+	} while (0)
+
 /* Abort with a message if COND is false (debug builds only). */
 #define CASLIST_CHECK(cond, op, node, what)                                    \
 	do {                                                                   \

@@ -229,7 +229,10 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct caslist_node *h = &fl->list.head;
 
-	CASLIST_CHECK(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
+	/* Kept in every build: a node put twice breaks the free list for good;
+	 * the load is of a word this put writes anyway.  (put_batch's
+	 * per-node check stays debug-only: it is a second walk's worth.) */
+	CASLIST_REQUIRE(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
 	for (int tries = 0; tries < 4; tries++) {
 		struct caslist_node *t = prev_hint(h);
 		struct caslist_cluster *c;

@@ -36,12 +36,34 @@ static inline node_t *node_of(uintptr_t w) { return (node_t *)(w & ~LOCK); }
 static inline bool w_locked(uintptr_t w) { return (w & LOCK) != 0; }
 static inline bool w_unlinked(uintptr_t w) { return w == 0 || w == CASLIST_POISON_NEXT; }
 
-/* Test-only mutants (test/mutants.sh proves the suite catches them). */
-#if defined(CASLIST_MUTANT_RELAXED_UNLOCK)
-#define UNLOCK_ORDER memory_order_relaxed
-#else
-#define UNLOCK_ORDER memory_order_release
-#endif
+/*
+ * The head flag.  A list head's own prev word always carries HEAD_FLAG
+ * (bit 1; node addresses are at least 4-aligned, so no node pointer has
+ * it).  Set by caslist_init, kept by every later write of head->prev
+ * (set_prev_checked reads the old flag first: the writer owns the word
+ * under the link lock that points to it).  It makes "is x a head?" exact
+ * for ANY list, which is what the cross-list rules need (doc/protocol.md
+ * section 3): a walk that lands on another list's head, a cut whose last
+ * node became another list's tail.  POISON_PREV also has bit 1 set, so it
+ * is excluded explicitly.
+ */
+#define HEAD_FLAG ((uintptr_t)2)
+
+static inline bool prev_is_head(uintptr_t pv)
+{
+	return (pv & HEAD_FLAG) != 0 && pv != CASLIST_POISON_PREV;
+}
+
+/*
+ * is_head - true iff x is some list's head.  Relaxed: the flag of a word
+ * never changes while the memory is a caslist node or head (heads keep
+ * it, nodes never get it), so any value read answers the question.
+ */
+static inline bool is_head(const node_t *x)
+{
+	return prev_is_head(atomic_load_explicit(&x->prev, memory_order_relaxed));
+}
+
 
 /*
  * Every lock acquisition names the operation that takes it (debug builds
@@ -65,7 +87,12 @@ static inline bool w_unlinked(uintptr_t w) { return w == 0 || w == CASLIST_POISO
  */
 static inline void link_unlock(node_t *x, node_t *s)
 {
-	atomic_store_explicit(&x->next, w_of(s), UNLOCK_ORDER);
+#if defined(CASLIST_MUTANT_RELAXED_UNLOCK)
+	/* Test-only mutant (test/mutants.sh): TSan must report it. */
+	atomic_store_explicit(&x->next, w_of(s), memory_order_relaxed);
+#else
+	atomic_store_explicit(&x->next, w_of(s), memory_order_release);
+#endif
 }
 
 /*
@@ -143,15 +170,24 @@ static inline bool link_lock_expect_op(node_t *x, node_t *expect, const char *op
 }
 
 /*
- * prev_hint - x->prev, relaxed.  It is never trusted: callers CAS
- * p->next expecting x, and that CAS (acquire) is the synchronization.
- * A stale p costs a failed CAS and a retry; it cannot be written through,
- * because a node holds an unlocked next == x only if it is x's predecessor
- * (linked nodes) or x's chain predecessor (then x is not linked).
+ * prev_hint - x->prev without the head flag.  It is never trusted as a
+ * predecessor: callers CAS p->next expecting x, and that CAS (acquire) is
+ * what validates it.  A stale p costs a failed CAS and a retry; it cannot
+ * be written through, because a node holds an unlocked next == x only if
+ * it is x's predecessor (linked nodes) or x's chain predecessor (then x
+ * is not linked).
+ * Acquire: pairs with the release of every prev store (set_prev_checked,
+ * link_insert_locked step 2, chain_link), so whatever happened before p
+ * was stored - p's allocation and initialisation included - happens
+ * before our CAS on p->next.  With relaxed, TSan reported the malloc of a
+ * pooled node against that CAS (the CAS is atomic, but C11 still wants
+ * the allocation ordered before any access).  Free on x86 (a plain load).
  */
 static inline node_t *prev_hint(const node_t *x)
 {
-	return (node_t *)atomic_load_explicit(&x->prev, memory_order_relaxed);
+	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
+
+	return (node_t *)(prev_is_head(v) ? v & ~HEAD_FLAG : v);
 }
 
 static inline bool prev_valid(const node_t *p)
@@ -219,21 +255,32 @@ static inline node_t *link_lock_prev_op(node_t *x, const char *op)
 
 /*
  * set_prev_checked - succ->prev = p, under the lock of the link pointing to
- * succ.  Relaxed: published by the caller's following link_unlock.  Debug
- * builds read the old value (it must be `was`: next->prev == self).
+ * succ, keeping succ's head flag.  The caller owns the word (only the
+ * holder of L(pred(succ)) writes it), so a load then a store is enough.
+ * Relaxed load: our own word.  Release store: pairs with the acquire in
+ * prev_hint (a thread that reads p from here may CAS p->next); the list
+ * order itself is published by the caller's following link_unlock.
+ * Debug builds check the old value (it must be `was`: next->prev == self).
  */
 static inline void set_prev_checked(node_t *succ, node_t *p, node_t *was, const char *op)
 {
-	if (CASLIST_DEBUG_ON) {
-		node_t *old = (node_t *)atomic_exchange_explicit(&succ->prev, w_of(p),
-								 memory_order_relaxed);
+	uintptr_t old = atomic_load_explicit(&succ->prev, memory_order_relaxed);
 
-		CASLIST_CHECK(old == was, op, was, "corrupted link: next->prev != self");
-	} else {
-		atomic_store_explicit(&succ->prev, w_of(p), memory_order_relaxed);
-	}
+	CASLIST_CHECK((old & ~HEAD_FLAG) == w_of(was), op, was,
+		      "corrupted link: next->prev != self");
+	atomic_store_explicit(&succ->prev, w_of(p) | (old & HEAD_FLAG), memory_order_release);
 	(void)was;
 	(void)op;
+}
+
+/*
+ * set_prev_new - the prev word of a node being linked (insert step 2,
+ * chain_link), which the caller owns outright.  Release: as
+ * set_prev_checked.
+ */
+static inline void set_prev_new(node_t *n, node_t *p)
+{
+	atomic_store_explicit(&n->prev, w_of(p), memory_order_release);
 }
 
 /*
@@ -243,8 +290,9 @@ static inline void set_prev_checked(node_t *succ, node_t *p, node_t *was, const 
  *  1. last->next = succ|LOCK  - last's own link starts locked, so an op
  *     that targets last (or reaches it by a stale prev hint) waits until
  *     the whole insertion is done.  Relaxed: published by step 4.
- *  2. first->prev = pos, succ->prev = last - relaxed; succ->prev is ours
- *     under L(pos); both are published by the release in step 4.
+ *  2. first->prev = pos, succ->prev = last - release stores (for
+ *     prev_hint readers); succ->prev is ours under L(pos); the list
+ *     change is published by the release in step 4.
  *  3. debug: succ->prev must have been pos.
  *  4. pos->next = first       - link_unlock (release): the node(s) are in
  *     the list from here (linearization point).
@@ -256,7 +304,7 @@ static inline void link_insert_locked(node_t *pos, node_t *succ, node_t *first, 
 {
 	atomic_store_explicit(&last->next, w_of(succ) | LOCK, memory_order_relaxed);
 	caslist__note_lock(last, op);
-	atomic_store_explicit(&first->prev, w_of(pos), memory_order_relaxed);
+	set_prev_new(first, pos);
 	set_prev_checked(succ, last, pos, op);
 	link_unlock(pos, first);
 	link_unlock(last, succ);
@@ -264,9 +312,10 @@ static inline void link_insert_locked(node_t *pos, node_t *succ, node_t *first, 
 
 /*
  * link_poison - mark a removed node as not linked.  Requires L(n) held;
- * consumes it.  Release on next: pairs with the relaxed loads of waiters
- * in link_lock(n) only as far as they need (they see "not linked" and
- * return); it orders the poisoned prev before it for iter_next's acquire.
+ * consumes it.  Release on next: pairs with the acquire load in iter_next
+ * and chain_next (a reader that sees POISON also sees the poisoned prev).
+ * Waiters in link_lock(n) load relaxed and need no order: they only learn
+ * "not linked" and return without reading anything else of n.
  */
 static inline void link_poison(node_t *n)
 {

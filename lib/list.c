@@ -14,12 +14,57 @@ static inline node_t *head_of(const struct caslist_list *l)
 	return (node_t *)&l->head;
 }
 
+/*
+ * An add of a node that is linked (or being linked) would make a cycle or
+ * lose a node, and a later op would hang.  Kept in every build: one
+ * relaxed load of a word the insert writes a moment later (step 1), so
+ * the line is ours anyway.  Relaxed: a snapshot that only decides whether
+ * to abort.  Two threads racing to add one unlinked node both pass it:
+ * that race is what caslist_touch exists for.
+ */
 static inline void check_addable(const node_t *n, const char *op)
 {
-	CASLIST_CHECK(w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed)), op, n,
-		      "node is already linked");
-	(void)n;
-	(void)op;
+	CASLIST_REQUIRE(w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed)), op, n,
+			"node is already linked");
+}
+
+/* A list whose head was never caslist_init'ed (next 0): abort instead of
+ * waiting for ever.  Checked only on the paths that would wait. */
+static inline void check_list(const node_t *h, const char *op)
+{
+	/* Relaxed: the head word is 0 only if nobody ever initialised it. */
+	CASLIST_REQUIRE(atomic_load_explicit(&h->next, memory_order_relaxed) != 0, op, h,
+			"list is not initialised (caslist_init)");
+}
+
+/*
+ * [S0] lock_head - take L(head) with one atomic RMW: fetch_or of the lock
+ * bit.  On a locked word the OR changes nothing, so a failed attempt is
+ * harmless; on a free word it takes the lock and returns the successor
+ * from the line it now owns (one RMW instead of a load and a CAS on the
+ * hottest line of the list).  The head is always linked, so the word is
+ * never 0 or POISON - except for a list never initialised: abort.
+ * Acquire on the RMW: pairs with the release in link_unlock of the
+ * head's previous holder, as the CAS in link_lock.  Waiting spins on
+ * relaxed loads (local spinning) and retries only once the word is free.
+ */
+static inline node_t *lock_head(node_t *h, const char *op)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	for (;;) {
+		uintptr_t v = atomic_fetch_or_explicit(&h->next, LOCK, memory_order_acquire);
+
+		if (!w_locked(v)) {
+			CASLIST_REQUIRE(v != 0, op, h, "list is not initialised (caslist_init)");
+			caslist__note_lock(h, op);
+			return node_of(v);
+		}
+		do {
+			backoff_wait(&b, h, op);
+			v = atomic_load_explicit(&h->next, memory_order_relaxed);
+		} while (w_locked(v));
+	}
 }
 
 void caslist_init(struct caslist_list *l)
@@ -29,7 +74,8 @@ void caslist_init(struct caslist_list *l)
 	/* Relaxed: the list is published to other threads by whatever hands
 	 * them the pointer (thread creation, a release store of the caller). */
 	atomic_store_explicit(&h->next, w_of(h), memory_order_relaxed);
-	atomic_store_explicit(&h->prev, w_of(h), memory_order_relaxed);
+	/* The head flag (link.h): this word says "a head" for good. */
+	atomic_store_explicit(&h->prev, w_of(h) | HEAD_FLAG, memory_order_relaxed);
 }
 
 void caslist_node_init(struct caslist_node *n)
@@ -68,6 +114,8 @@ static node_t *lock_tail(node_t *h, const char *op)
 
 		if (prev_valid(t) && link_lock_expect_op(t, h, op))
 			return t;
+		if (!prev_valid(t))
+			check_list(h, op);
 		backoff(&b);
 	}
 }
@@ -76,7 +124,7 @@ static node_t *lock_tail(node_t *h, const char *op)
 static void splice_head(struct caslist_list *l, node_t *first, node_t *last, const char *op)
 {
 	node_t *h = head_of(l);
-	node_t *s = link_lock_op(h, op);	/* the head is always linked */
+	node_t *s = lock_head(h, op);
 
 	link_insert_locked(h, s, first, last, op);
 }
@@ -102,17 +150,17 @@ void caslist_add_tail(struct caslist_list *l, struct caslist_node *n)
 	splice_tail(l, n, n, "caslist_add_tail");
 }
 
+/* No add check for chains: every word of a chain but the last looks
+ * linked, and the last one's value is ignored (list.h). */
 void caslist_splice_head(struct caslist_list *l, struct caslist_node *first,
 			 struct caslist_node *last)
 {
-	check_addable(last, "caslist_splice_head");
 	splice_head(l, first, last, "caslist_splice_head");
 }
 
 void caslist_splice_tail(struct caslist_list *l, struct caslist_node *first,
 			 struct caslist_node *last)
 {
-	check_addable(last, "caslist_splice_tail");
 	splice_tail(l, first, last, "caslist_splice_tail");
 }
 
@@ -189,10 +237,21 @@ bool caslist_del_if_linked(struct caslist_node *n)
 }
 
 /*
- * move to head: L(n), wait for L(pred), then wait for L(head) (the head is
- * before everything).  Unlink first, then insert, so the abstract list
- * never holds n twice: n is out at pred->next = succ, back in at
- * head->next = n (linearization point of the move).
+ * [S7] move to head: L(n), wait for L(pred) (before n, on n's list), then
+ * unlink n at once - n leaves its list at pred->next = succ and L(pred) is
+ * released - and only then wait for L(head) holding nothing but L(n) of a
+ * node that is in no list ("in transit"), and insert n after the head
+ * (linearization point of the move: head->next = n).  The abstract lists
+ * never hold n twice, and n may come from any list: a move from another
+ * list is the same operation.  Why the head is taken last and alone:
+ *  - holding L(pred) while waiting for L(head) deadlocks across lists
+ *    when pred is another list's head (the node was first there): two
+ *    moves in opposite directions each hold one head and wait for the
+ *    other (doc/protocol.md section 3, rule R1);
+ *  - it keeps the critical section on the hot head line short: the head
+ *    waiter holds one link that nobody else can be waiting behind while
+ *    holding something (only lock-free retries and empty-handed waiters
+ *    look at a node in transit).
  */
 int caslist_move_head(struct caslist_list *l, struct caslist_node *n)
 {
@@ -204,16 +263,62 @@ int caslist_move_head(struct caslist_list *l, struct caslist_node *n)
 	if (s == NULL)
 		return CASLIST_ENOENT;
 	p = link_lock_prev(n);
-	if (p == h) {		/* already first */
+	if (p == h) {		/* already first on l */
 		link_unlock(p, n);
 		link_unlock(n, s);
 		return CASLIST_OK;
 	}
-	f = link_lock(h);	/* f != n: n's predecessor is not the head */
+	/* Unlink steps 1-2 (link.h): n is out of its list; L(n) stays held. */
 	set_prev_checked(s, p, n, "caslist_move_head");
 	link_unlock(p, s);
+	f = lock_head(h, "caslist_move_head");	/* f != n: n is in no list */
 	link_insert_locked(h, f, n, n, "caslist_move_head");
 	return CASLIST_OK;
+}
+
+/*
+ * [S12] touch: move n to the head if it is linked, else add it at the head,
+ * with exactly one winner when several threads race to add the same
+ * unlinked node.  The claim is one CAS on n->next from its unlinked value
+ * (0 or POISON) to CLAIMED, a locked word: to everyone else n now looks
+ * linked and busy (link_lock waits on it, a second claim fails), which is
+ * the "in transit" state of move_head.  The winner then takes L(head) and
+ * inserts (insert step 1 overwrites CLAIMED with the real successor,
+ * still locked).  A loser moves n instead: its link_lock(n) waits until
+ * the winner's insert is complete.  If n is removed again in between
+ * (a pop or del), the move reports ENOENT and the loop claims again.
+ */
+#define CLAIMED (CASLIST_POISON_NEXT | LOCK)
+
+int caslist_touch(struct caslist_list *l, struct caslist_node *n)
+{
+	node_t *h = head_of(l);
+	/* Relaxed: a guess at the unlinked value; the CAS decides. */
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+
+	CASLIST_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
+	for (;;) {
+		if (w_unlinked(v)) {
+			/* Acquire on success: pairs with the release in link_poison
+			 * of n's remover (its writes to n precede our insert).
+			 * Relaxed on failure: v is reloaded and re-decided. */
+			if (atomic_compare_exchange_weak_explicit(&n->next, &v, CLAIMED,
+								  memory_order_acquire,
+								  memory_order_relaxed)) {
+				node_t *f;
+
+				caslist__note_lock(n, "caslist_touch");
+				f = lock_head(h, "caslist_touch");
+				link_insert_locked(h, f, n, n, "caslist_touch");
+				return CASLIST_TOUCH_ADDED;
+			}
+			continue;
+		}
+		if (caslist_move_head(l, n) == CASLIST_OK)
+			return CASLIST_OK;
+		/* Removed meanwhile: look again (relaxed, as above). */
+		v = atomic_load_explicit(&n->next, memory_order_relaxed);
+	}
 }
 
 /*
@@ -227,7 +332,7 @@ struct caslist_node *caslist_pop_head(struct caslist_list *l)
 	node_t *h = head_of(l);
 
 	for (;;) {
-		node_t *f = link_lock(h);
+		node_t *f = lock_head(h, "caslist_pop_head");
 		node_t *s;
 
 		if (f == h) {
@@ -261,7 +366,9 @@ struct caslist_node *caslist_pop_tail(struct caslist_list *l)
 			 * link means an operation is in flight: retry. */
 			if (atomic_load_explicit(&h->next, memory_order_acquire) == w_of(h))
 				return NULL;
-		} else if (prev_valid(t) && link_lock_expect(t, h)) {
+		} else if (!prev_valid(t)) {
+			check_list(h, "caslist_pop_tail");
+		} else if (link_lock_expect(t, h)) {
 			node_t *p = link_lock_prev(t);
 
 			link_unlink_locked(p, t, h, "caslist_pop_tail");
@@ -272,9 +379,18 @@ struct caslist_node *caslist_pop_tail(struct caslist_list *l)
 }
 
 /*
- * cut the prefix first..last: wait for L(last), then for L(head).  The
- * segment leaves the list at head->next = succ(last).  Only first, last
- * and succ(last) are written.
+ * [S10] cut the prefix first..last: wait for L(last), then for L(head)
+ * (waiting for a head link is allowed holding any non-head link: rule R2
+ * of doc/protocol.md section 3).  The segment leaves the list at
+ * head->next = succ(last).  Only first, last and succ(last) are written.
+ *
+ * List identity.  last may have been removed and re-added to another list
+ * before we locked it.  Two cases are exact in O(1) and return NULL with
+ * nothing written: l is empty, or last's successor is another list's head
+ * (last is that list's tail).  last in the middle of another list cannot
+ * be told apart in O(1) (membership is reachability, and an exact check
+ * would touch the whole segment, which a cut exists not to do): the cut
+ * rule (doc/protocol.md section 6) leaves it to the caller.
  */
 struct caslist_node *caslist_cut_front(struct caslist_list *l, struct caslist_node *last)
 {
@@ -283,20 +399,19 @@ struct caslist_node *caslist_cut_front(struct caslist_list *l, struct caslist_no
 
 	CASLIST_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
 	s = link_lock(last);
-	if (s == NULL) {
-		/* POISON: removed by a concurrent remover, a race the caller
-		 * may lose.  0: never linked, or the end of a chain already
-		 * cut - never on this list: misuse.  Relaxed: diagnosis only. */
-		CASLIST_CHECK(atomic_load_explicit(&last->next, memory_order_relaxed) != 0,
-			      "caslist_cut_front", last, "last is not linked");
+	if (s == NULL)
+		return NULL;	/* removed by a concurrent remover (or never linked) */
+	f = lock_head(h, "caslist_cut_front");
+	if (f == h || (s != h && is_head(s))) {
+		CASLIST_CHECK(0, "caslist_cut_front", last, "last is not on this list");
+		link_unlock(h, f);
+		link_unlock(last, s);
 		return NULL;
 	}
-	f = link_lock(h);
-	CASLIST_CHECK(f != h, "caslist_cut_front", last, "last is not on this list");
 	set_prev_checked(s, h, last, "caslist_cut_front");
-	/* Relaxed: f is ours from here; its new prev (chain start) is
-	 * published to the chain's user by program order. */
-	atomic_store_explicit(&f->prev, 0, memory_order_relaxed);
+	/* Chain start: f is ours from here.  Release, as every prev store
+	 * (link.h, set_prev_new). */
+	set_prev_new(f, NULL);
 	link_unlock(h, s);
 	/* Chain end; consumes L(last).  Release: as link_unlock. */
 	atomic_store_explicit(&last->next, 0, memory_order_release);
@@ -305,7 +420,7 @@ struct caslist_node *caslist_cut_front(struct caslist_list *l, struct caslist_no
 
 void caslist_chain_link(struct caslist_node *a, struct caslist_node *b)
 {
-	atomic_store_explicit(&b->prev, w_of(a), memory_order_relaxed);
+	set_prev_new(b, a);	/* release, as every prev store */
 	/* Release: pairs with the acquire CAS of whoever takes L(a) once the
 	 * chain is spliced, and with chain_next/iter_next: they see what the
 	 * caller wrote to a and b before this call. */
@@ -345,6 +460,10 @@ int caslist_iter_next(const struct caslist_list *l, struct caslist_node **cur)
 		return CASLIST_EAGAIN;
 	if (node_of(v) == h)
 		return 0;
+	/* Another list's head: the cursor's node moved to that list while
+	 * we stood on it.  Never hand a head out as a node: restart. */
+	if (is_head(node_of(v)))
+		return CASLIST_EAGAIN;
 	*cur = node_of(v);
 	return 1;
 }

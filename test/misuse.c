@@ -7,10 +7,16 @@
  * it ended (SIGABRT for a misuse, exit 0 for a stuck-link case) and what
  * it printed on stderr.
  *
- * One case per CASLIST_CHECK site (lib/list.c, lib/link.h, lib/freelist.c;
- * the add check once per operation that uses it).  The table `sites` below
- * lists them with the source line's text, and the last test greps the
- * sources (CASLIST_SRCDIR) so that a new check without a case fails here.
+ * One case per CASLIST_CHECK and CASLIST_REQUIRE site (lib/list.c,
+ * lib/link.h, lib/freelist.c; the add check once per operation that uses
+ * it).  The table `sites` below lists them with the source line's text, and
+ * the last test greps the sources (CASLIST_SRCDIR) so that a new check
+ * without a case fails here.  Allowed uses that older debug builds aborted
+ * on are cases too: they must run clean.
+ *
+ * Built twice: test/misuse (CASLIST_DEBUG=1: every case) and
+ * test/misuse-release (no CASLIST_DEBUG: only the CASLIST_REQUIRE cases,
+ * which release builds keep, and the allowed uses).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +32,11 @@
 #include <caslist/caslist.h>
 
 #include "tap.h"
+
+#ifndef CASLIST_DEBUG
+/* misuse-release runs a subset: the debug-only cases stay compiled. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
 
 static struct caslist_list L, M;
 static struct caslist_node a, b, c;
@@ -72,17 +83,59 @@ static void add_near_linked(void)
 	caslist_add_near(&a, &b);
 }
 
-static void splice_head_linked(void)
+static struct caslist_list Z;	/* zeroed, never caslist_init'ed */
+
+static void add_uninit_list(void)
 {
-	caslist_add_tail(&L, &b);
-	caslist_splice_head(&M, &b, &b);
+	caslist_add_head(&Z, &a);
 }
 
-static void splice_tail_linked(void)
+static void add_tail_uninit_list(void)
+{
+	caslist_add_tail(&Z, &a);
+}
+
+static void pop_tail_uninit_list(void)
+{
+	caslist_pop_tail(&Z);
+}
+
+static void touch_head(void)
+{
+	caslist_touch(&L, &L.head);
+}
+
+/* ---- allowed uses: each must run clean (exit 0, nothing printed) ---- */
+
+/* A chain whose last node's next is stale (list.h: ignored by splices). */
+static void splice_stale_end(void)
 {
 	caslist_add_tail(&L, &a);
 	caslist_add_tail(&L, &b);
-	caslist_splice_tail(&M, &a, &b);
+	caslist_del(&b);
+	atomic_store(&b.next, (uintptr_t)&c);	/* garbage in the ignored word */
+	caslist_chain_link(&c, &b);
+	caslist_splice_head(&M, &c, &b);
+	caslist_del(&a);
+	caslist_node_init(&a);
+	caslist_add_tail(&L, &a);
+	atomic_store(&a.next, (uintptr_t)&b);	/* a chain of one: a..a */
+	caslist_del_if_linked(&b);		/* (b is linked on M) */
+	caslist_splice_tail(&M, &a, &a);
+	if (caslist_check(&M, 8, NULL) != 0)
+		_exit(3);
+}
+
+/* A removed node re-initialised by its remover before the cut runs:
+ * the cut loses the race and returns NULL. */
+static void cut_after_node_init(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	caslist_del(&a);
+	caslist_node_init(&a);
+	if (caslist_cut_front(&L, &a) != NULL || caslist_cut_front(&L, &c) != NULL)
+		_exit(3);
 }
 
 static void del_unlinked(void)
@@ -109,16 +162,17 @@ static void cut_at_head(void)
 	caslist_cut_front(&L, &L.head);
 }
 
-static void cut_unlinked(void)
+/* The check sees an empty list, or last as another list's tail (last in
+ * the middle of another list cannot be told in O(1)). */
+static void cut_other_list(void)
 {
-	caslist_add_head(&L, &b);
+	caslist_add_head(&M, &a);
 	caslist_cut_front(&L, &a);
 }
 
-/* The check sees an empty list only (a non-empty one cannot be told from
- * the right one without a walk). */
-static void cut_other_list(void)
+static void cut_other_tail(void)
 {
+	caslist_add_head(&L, &b);
 	caslist_add_head(&M, &a);
 	caslist_cut_front(&L, &a);
 }
@@ -159,6 +213,13 @@ static void corrupt_cut(void)
 static void fl_put_twice(void)
 {
 	caslist_fl_put(&fl, &x);
+	caslist_fl_put(&fl, &x);
+}
+
+static void fl_put_twice_other(void)
+{
+	caslist_fl_put(&fl, &x);
+	caslist_fl_put(&fl, &y);
 	caslist_fl_put(&fl, &x);
 }
 
@@ -317,6 +378,19 @@ static int aborts(void (*fn)(void), const char *op, const void *node, const char
 	return 1;
 }
 
+/* 1 if fn exited 0 and printed nothing. */
+static int runs_clean(void (*fn)(void))
+{
+	char buf[1024];
+	int status = run_child(fn, buf, sizeof(buf));
+
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || buf[0] != '\0') {
+		printf("# child status %d, stderr: %s\n", status, buf);
+		return 0;
+	}
+	return 1;
+}
+
 /* 1 if fn exited 0 and printed the stuck-link line for link, held by
  * holder, with waiter named. */
 static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
@@ -337,16 +411,18 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 
 /* The CASLIST_CHECK sites, as "file: text on the line"; each has a case. */
 static const char *const sites[] = {
-	"lib/list.c: CASLIST_CHECK(w_unlinked(",
+	"lib/list.c: CASLIST_REQUIRE(w_unlinked(",
+	"lib/list.c: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
+	"lib/list.c: CASLIST_REQUIRE(v != 0, op, h",
 	"lib/list.c: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_move_head\"",
+	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_touch\"",
 	"lib/list.c: CASLIST_CHECK(last != h, \"caslist_cut_front\"",
-	"lib/list.c: CASLIST_CHECK(atomic_load_explicit(&last->next",
-	"lib/list.c: CASLIST_CHECK(f != h, \"caslist_cut_front\"",
-	"lib/link.h: CASLIST_CHECK(old == was",
+	"lib/list.c: CASLIST_CHECK(0, \"caslist_cut_front\"",
+	"lib/link.h: CASLIST_CHECK((old & ~HEAD_FLAG) == w_of(was)",
 	"lib/freelist.c: CASLIST_CHECK(atomic_load_explicit(&x->cluster",
 	"lib/freelist.c: CASLIST_CHECK(x == last, \"caslist_fl_put_batch\"",
-	"lib/freelist.c: CASLIST_CHECK(cluster_of(x) == NULL, \"caslist_fl_put\"",
+	"lib/freelist.c: CASLIST_REQUIRE(cluster_of(x) == NULL, \"caslist_fl_put\"",
 };
 
 /* Every CASLIST_CHECK( line in the sources matches exactly one entry. */
@@ -374,6 +450,8 @@ static int sites_covered(void)
 			int match = 0;
 
 			if (p == NULL)
+				p = strstr(line, "CASLIST_REQUIRE(");
+			if (p == NULL || strstr(line, "#define"))
 				continue;
 			for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
 				size_t fl_len = strlen(files[f]);
@@ -393,9 +471,15 @@ static int sites_covered(void)
 	return ok && found == (int)(sizeof(sites) / sizeof(sites[0]));
 }
 
+#ifdef CASLIST_DEBUG
+#define DEBUG_CASE(x) x
+#else
+#define DEBUG_CASE(x) tap_skip("a debug-build check (CASLIST_CHECK)")
+#endif
+
 int main(void)
 {
-	/* lib/list.c check_addable, once per operation that calls it */
+	/* lib/list.c check_addable, once per operation that calls it (every build) */
 	tap_ok(aborts(add_linked, "caslist_add_head", &a, "already linked"),
 	       "add_head of a linked node aborts");
 	tap_ok(aborts(add_tail_linked, "caslist_add_tail", &a, "already linked"),
@@ -404,47 +488,64 @@ int main(void)
 	       "add_after of a linked node aborts");
 	tap_ok(aborts(add_near_linked, "caslist_add_near", &b, "already linked"),
 	       "add_near of a node linked on another list aborts");
-	tap_ok(aborts(splice_head_linked, "caslist_splice_head", &b, "already linked"),
-	       "splice_head of a linked chain end aborts");
-	tap_ok(aborts(splice_tail_linked, "caslist_splice_tail", &b, "already linked"),
-	       "splice_tail of a linked chain end aborts");
+	/* a list never initialised (every build) */
+	tap_ok(aborts(add_uninit_list, "caslist_add_head", &Z.head, "not initialised"),
+	       "add_head on a list never caslist_init'ed aborts");
+	tap_ok(aborts(add_tail_uninit_list, "caslist_add_tail", &Z.head, "not initialised"),
+	       "add_tail on a list never caslist_init'ed aborts");
+	tap_ok(aborts(pop_tail_uninit_list, "caslist_pop_tail", &Z.head, "not initialised"),
+	       "pop_tail on a list never caslist_init'ed aborts");
 	/* caslist_del */
-	tap_ok(aborts(del_unlinked, "caslist_del", &a, "not linked"),
-	       "del of a never-linked node aborts");
-	tap_ok(aborts(double_del, "caslist_del", &a, "double delete"), "double del aborts");
+	DEBUG_CASE(tap_ok(aborts(del_unlinked, "caslist_del", &a, "not linked"),
+			  "del of a never-linked node aborts"));
+	DEBUG_CASE(tap_ok(aborts(double_del, "caslist_del", &a, "double delete"),
+			  "double del aborts"));
 	/* the head */
-	tap_ok(aborts(move_head_of_head, "caslist_move_head", &L.head, "cannot move the head"),
-	       "move_head of the head aborts");
-	tap_ok(aborts(cut_at_head, "caslist_cut_front", &L.head, "cannot cut at the head"),
-	       "cut_front at the head aborts");
-	/* cut_front's last */
-	tap_ok(aborts(cut_unlinked, "caslist_cut_front", &a, "last is not linked"),
-	       "cut_front with a never-linked last aborts");
-	tap_ok(aborts(cut_other_list, "caslist_cut_front", &a, "not on this list"),
-	       "cut_front with last on another list aborts");
+	DEBUG_CASE(tap_ok(aborts(move_head_of_head, "caslist_move_head", &L.head,
+				 "cannot move the head"),
+			  "move_head of the head aborts"));
+	DEBUG_CASE(tap_ok(aborts(touch_head, "caslist_touch", &L.head, "cannot touch the head"),
+			  "touch of the head aborts"));
+	DEBUG_CASE(tap_ok(aborts(cut_at_head, "caslist_cut_front", &L.head,
+				 "cannot cut at the head"),
+			  "cut_front at the head aborts"));
+	/* cut_front's last on another list (release builds: NULL) */
+	DEBUG_CASE(tap_ok(aborts(cut_other_list, "caslist_cut_front", &a, "not on this list"),
+			  "cut_front with last on another list, this one empty, aborts"));
+	DEBUG_CASE(tap_ok(aborts(cut_other_tail, "caslist_cut_front", &a, "not on this list"),
+			  "cut_front with last the tail of another list aborts"));
 	/* lib/link.h set_prev_checked, under the lock at insert and unlink */
-	tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
-	       "del with a corrupted neighbour link aborts");
-	tap_ok(aborts(corrupt_add, "caslist_add_after", &a, "next->prev != self"),
-	       "add_after with a corrupted neighbour link aborts");
-	tap_ok(aborts(corrupt_move, "caslist_move_head", &b, "next->prev != self"),
-	       "move_head with a corrupted neighbour link aborts");
-	tap_ok(aborts(corrupt_cut, "caslist_cut_front", &a, "next->prev != self"),
-	       "cut_front with a corrupted neighbour link aborts");
+	DEBUG_CASE(tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
+			  "del with a corrupted neighbour link aborts"));
+	DEBUG_CASE(tap_ok(aborts(corrupt_add, "caslist_add_after", &a, "next->prev != self"),
+			  "add_after with a corrupted neighbour link aborts"));
+	DEBUG_CASE(tap_ok(aborts(corrupt_move, "caslist_move_head", &b, "next->prev != self"),
+			  "move_head with a corrupted neighbour link aborts"));
+	DEBUG_CASE(tap_ok(aborts(corrupt_cut, "caslist_cut_front", &a, "next->prev != self"),
+			  "cut_front with a corrupted neighbour link aborts"));
 	/* lib/freelist.c */
 	tap_ok(aborts(fl_put_twice, "caslist_fl_put", &x, "already free"),
 	       "fl_put of a free node aborts");
-	tap_ok(aborts(fl_put_batch_free, "caslist_fl_put_batch", &x, "already free"),
-	       "fl_put_batch of a free node aborts");
-	tap_ok(aborts(fl_put_batch_short, "caslist_fl_put_batch", &y, "chain length != n"),
-	       "fl_put_batch with a chain longer than n aborts");
+	tap_ok(aborts(fl_put_twice_other, "caslist_fl_put", &x, "already free"),
+	       "fl_put of a node free in an earlier cluster aborts");
+	DEBUG_CASE(tap_ok(aborts(fl_put_batch_free, "caslist_fl_put_batch", &x, "already free"),
+			  "fl_put_batch of a free node aborts"));
+	DEBUG_CASE(tap_ok(aborts(fl_put_batch_short, "caslist_fl_put_batch", &y,
+				 "chain length != n"),
+			  "fl_put_batch with a chain longer than n aborts"));
+	/* allowed uses that must not abort */
+	tap_ok(runs_clean(splice_stale_end),
+	       "splice of a chain whose last node's next is stale runs clean");
+	tap_ok(runs_clean(cut_after_node_init),
+	       "cut_front at a node removed and re-initialised returns NULL, no abort");
 	/* stuck links */
-	tap_ok(reports_stuck(stuck_on_node, &a, "caslist_link_lock", "caslist_del"),
-	       "a waiter for a held link names the link and its holder, once");
-	tap_ok(reports_stuck(stuck_on_pred, &L.head, "caslist_link_lock", "caslist_del"),
-	       "a deleter waiting for its predecessor's link names it");
-	tap_ok(reports_stuck(stuck_walk, &a, "caslist_link_lock", "caslist_iter_next"),
-	       "an iterator waiting on a locked word names it");
-	tap_ok(sites_covered(), "every CASLIST_CHECK site in lib/ has a case here");
+	DEBUG_CASE(tap_ok(reports_stuck(stuck_on_node, &a, "caslist_link_lock", "caslist_del"),
+			  "a waiter for a held link names the link and its holder, once"));
+	DEBUG_CASE(tap_ok(reports_stuck(stuck_on_pred, &L.head, "caslist_link_lock",
+					"caslist_del"),
+			  "a deleter waiting for its predecessor's link names it"));
+	DEBUG_CASE(tap_ok(reports_stuck(stuck_walk, &a, "caslist_link_lock", "caslist_iter_next"),
+			  "an iterator waiting on a locked word names it"));
+	tap_ok(sites_covered(), "every CASLIST_CHECK/REQUIRE site in lib/ has a case here");
 	return tap_done();
 }

@@ -16,15 +16,21 @@
  *    (pools, arrays of descriptors, struct-page style) satisfies this; so does
  *    freeing removed nodes after an RCU/epoch grace period.  A removed node
  *    may be re-added to this or another caslist list at once.
+ *  - Many lists: nodes may move between any number of lists at any time
+ *    (move_head from another list, or remove then add elsewhere); every
+ *    operation is deadlock-free across lists (doc/protocol.md section 3).
  *  - Ownership rule: a node that is not linked belongs to one thread.  Only
  *    the removal functions (caslist_del_if_linked, caslist_move_head,
- *    caslist_add_after/near with it as position) may be called on a node
- *    that another thread may be removing; they report CASLIST_ENOENT if it
- *    is gone, provided the node is not put into a private chain while those
- *    calls are in flight (chain nodes are indistinguishable from linked ones
- *    without touching every node, which O(1) cut/splice must not do).
+ *    caslist_add_after/near with it as position) and caslist_touch may be
+ *    called on a node that another thread may be removing or adding; they
+ *    report CASLIST_ENOENT if it is gone (touch adds it), provided the node
+ *    is not put into a private chain while those calls are in flight (chain
+ *    nodes are indistinguishable from linked ones without touching every
+ *    node, which O(1) cut/splice must not do).
  *  - The nodes strictly inside a segment being cut (caslist_cut_front) must
  *    not be targeted by pointer by other threads during the cut.
+ *  - Kept in every build (abort naming the operation): adding a node that
+ *    is linked, and using a list that was never caslist_init'ed.
  */
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
@@ -80,6 +86,7 @@ struct caslist_list {
 #define CASLIST_EAGAIN (-2)	/* iteration lost its place: restart */
 #define CASLIST_NEAR_AFTER 0	/* caslist_add_near placed the node after pos */
 #define CASLIST_NEAR_BEFORE 1	/* ... before pos */
+#define CASLIST_TOUCH_ADDED 1	/* caslist_touch added the node (it was not linked) */
 
 /* container_of for list nodes. */
 #define caslist_entry(ptr, type, member) \
@@ -124,8 +131,18 @@ CASLIST_API int caslist_del(struct caslist_node *n);
  * move_head): exactly one call removes it and returns true. */
 CASLIST_API bool caslist_del_if_linked(struct caslist_node *n);
 /** caslist_move_head - LRU rotate: move linked @n to the front of @l in one
- * operation.  Returns CASLIST_OK or CASLIST_ENOENT (n not linked). */
+ * operation.  @n may be on @l or on any other list (active/inactive
+ * promotion): it leaves its list and enters @l without ever being on two
+ * lists.  Returns CASLIST_OK or CASLIST_ENOENT (n not linked). */
 CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n);
+/** caslist_touch - move @n to the front of @l if it is linked (on any
+ * list), else add it there.  Several threads may race to touch the same
+ * unlinked node, with each other and with removals of it: exactly one
+ * adds it and returns CASLIST_TOUCH_ADDED; the others see it linked and
+ * move it (CASLIST_OK).  Where several threads may add the same node,
+ * every one of them must add it with caslist_touch (a plain add of a
+ * node another thread may be touching is a double add). */
+CASLIST_API int caslist_touch(struct caslist_list *l, struct caslist_node *n);
 /** caslist_pop_head / caslist_pop_tail - remove and return the first / last
  * node, or NULL if the list is empty. */
 CASLIST_API struct caslist_node *caslist_pop_head(struct caslist_list *l);
@@ -149,8 +166,10 @@ CASLIST_API void caslist_splice_tail(struct caslist_list *l, struct caslist_node
 /** caslist_cut_front - cut the prefix first..@last off @l in O(1) (two link
  * locks, touching only first, @last and last's successor).  Returns first;
  * the cut chain ends at @last (caslist_chain_next(last) == NULL).
- * Returns NULL if @last was removed by another thread (a race the caller
- * may lose); debug builds abort if @last was never linked or already cut. */
+ * Returns NULL if @last is not linked (removed by another thread, a race
+ * the caller may lose).  @last must not be re-added to ANOTHER list while
+ * the cut runs: that is caught (NULL; debug builds abort) when @l is empty
+ * or @last is the other list's tail, and undetectable elsewhere. */
 CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
 						   struct caslist_node *last);
 
@@ -158,7 +177,8 @@ CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
 
 /** caslist_iter_next - step a cursor.  Start with *cur = &l->head.  Returns
  * 1 and moves *cur to the next node; 0 at the end of the list; or
- * CASLIST_EAGAIN if the node at *cur was removed (restart from the head).
+ * CASLIST_EAGAIN if the node at *cur was removed, or moved to another list
+ * and the walk reached that list's head (restart from the head).
  * Waits, with backoff, while the link after *cur is locked.  Safe against
  * concurrent deletion under the memory rule above; see doc/protocol.md for
  * what a walk may see while nodes are moved. */
