@@ -75,6 +75,12 @@ int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 				FAIL("page %zu: cached but owned by tag %u", pfn, owner);
 			n.cached++;
 			break;
+		case PG_STASH:
+			if (owner || z->mode != PP_CASLIST || p->order != 0)
+				FAIL("page %zu: stashed in mode %s, order %u, tag %u", pfn,
+				     pp_mode_name[z->mode], p->order, owner);
+			n.stashed++;
+			break;
 		case PG_TAIL:
 		default:
 			FAIL("page %zu: state %d outside any block (a lost page)", pfn, (int)s);
@@ -120,15 +126,20 @@ int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 	}
 	if (listed != n.skip)
 		FAIL("order-0 list holds %zu pages, %zu pages are FREE_SKIP", listed, n.skip);
-	/* P5 (cont.): the per-pageblock skip counts are exact */
+	/* P5 (cont.): the per-pageblock skip counts are exact, once the
+	 * deltas the threads have not flushed yet are added */
 	for (size_t pb = 0; pb < z->nr_pages / PP_PAGEBLOCK; pb++) {
-		unsigned cnt = 0;
+		long cnt = 0, have = atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed);
 
 		for (size_t i = pb * PP_PAGEBLOCK; i < (pb + 1) * PP_PAGEBLOCK; i++)
 			cnt += pg_state(&z->pages[i]) == PG_FREE_SKIP;
-		if (atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed) != cnt)
-			FAIL("pageblock %zu: skip count %u, %u pages are FREE_SKIP", pb,
-			     (unsigned)atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed), cnt);
+		for (size_t i = 0; i < ncpu; i++)
+			for (unsigned k = 0; k < cpus[i]->npbd; k++)
+				if (cpus[i]->pbd[k].pb == pb)
+					have += cpus[i]->pbd[k].d;
+		if (have != cnt)
+			FAIL("pageblock %zu: skip count %ld (with pending deltas), %ld pages are FREE_SKIP",
+			     pb, have, cnt);
 	}
 	/* P6: the caches hold exactly the PCP pages, each in one cache */
 	size_t cached = 0;
@@ -149,10 +160,42 @@ int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 	}
 	if (cached != n.cached)
 		FAIL("caches hold %zu pages, %zu pages are PCP", cached, n.cached);
+	/* P7: the stashes hold exactly the STASH pages, each once, in chains
+	 * whose counts are exact, within stash_max */
+	size_t stashed = 0;
+
+	for (size_t i = 0; i < ncpu; i++) {
+		const struct pp_stash *s = &cpus[i]->stash;
+		size_t cnt = 0;
+
+		for (size_t k = 0; k < s->nchains; k++) {
+			const struct pp_chain *ch = &s->ring[(s->lo + k) % s->cap];
+			size_t len = 0;
+			const struct pp_page *last = NULL;
+
+			for (struct pp_page *p = ch->first; p; p = p->next) {
+				size_t pfn = pp_pfn(z, p);
+
+				if (pfn >= z->nr_pages || seen[pfn]++ || pg_state(p) != PG_STASH)
+					FAIL("stash %zu: page %zu in two places or not STASH", i, pfn);
+				len++;
+				last = p;
+			}
+			if (len != ch->n || last != ch->last)
+				FAIL("stash %zu: a chain of %zu pages says %zu", i, len, ch->n);
+			cnt += len;
+		}
+		if (cnt != s->pages || cnt > z->stash_max)
+			FAIL("stash %zu: %zu pages, count says %zu, limit %zu", i, cnt, s->pages,
+			     z->stash_max);
+		stashed += cnt;
+	}
+	if (stashed != n.stashed)
+		FAIL("stashes hold %zu pages, %zu pages are STASH", stashed, n.stashed);
 	/* P0: conservation */
-	if (n.buddy + n.skip + n.cached + n.alloc != z->nr_pages)
-		FAIL("free %zu + skipped %zu + cached %zu + allocated %zu != %zu pages", n.buddy,
-		     n.skip, n.cached, n.alloc, z->nr_pages);
+	if (n.buddy + n.skip + n.cached + n.stashed + n.alloc != z->nr_pages)
+		FAIL("free %zu + skipped %zu + cached %zu + stashed %zu + allocated %zu != %zu pages",
+		     n.buddy, n.skip, n.cached, n.stashed, n.alloc, z->nr_pages);
 	rc = 0;
 out:
 	free(seen);

@@ -158,7 +158,8 @@ size_t pb_merge_locked(struct pp_zone *z, size_t pb)
 
 struct pb_cand {
 	size_t pb;
-	unsigned used;	/* pages in use (PCP, ALLOC and their tails) */
+	unsigned used;	/* pages in use (PCP, ALLOC and their tails); a stashed
+			 * page counts as free: a drain request returns it */
 };
 
 static int cand_cmp(const void *a, const void *b)
@@ -173,6 +174,7 @@ size_t pp_compact(struct pp_cpu *c, unsigned order)
 	struct pp_zone *z = c->z;
 	size_t npb = z->nr_pages / PP_PAGEBLOCK, ncand = 0, merged = 0;
 	struct pb_cand *cand;
+	bool done_any = false;
 
 	if (!mode_skips(z))
 		return 0;
@@ -201,7 +203,7 @@ size_t pp_compact(struct pp_cpu *c, unsigned order)
 			cand[ncand++] = (struct pb_cand){ pb, used };
 	}
 	qsort(cand, ncand, sizeof(*cand), cand_cmp);
-	for (size_t i = 0; i < ncand; i++) {
+	for (size_t i = 0; i < ncand && !done_any; i++) {
 		bool done;
 
 		zone_lock(c);
@@ -210,11 +212,14 @@ size_t pp_compact(struct pp_cpu *c, unsigned order)
 		for (unsigned o = order; o <= PP_MAX_ORDER && !done; o++)
 			done = z->area[o].nr != 0;
 		zone_unlock(c);
-		if (done)
-			break;
+		done_any = done;
 	}
 	if (mode_clusters(z))
 		caslist_fl_scan_end(&z->fl0);
+	if (!done_any && z->stash_max)
+		/* relaxed: a request with no data behind it (see
+		 * stash_check_drain in order0.c). */
+		atomic_fetch_add_explicit(&z->drain_gen, 1, memory_order_relaxed);
 	free(cand);
 	c->st.compactions++;
 	c->st.merged_pages += merged;

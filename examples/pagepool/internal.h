@@ -111,6 +111,8 @@ size_t pb_merge_locked(struct pp_zone *z, size_t pb);
 /* order0.c */
 size_t o0_refill(struct pp_cpu *c, size_t want);	/* into c's cache */
 void o0_return(struct pp_cpu *c, size_t n);		/* n pages from c's cache */
+void o0_drain(struct pp_cpu *c);	/* cache and stash to the shared structures */
+void o0_idle(struct pp_cpu *c);		/* stash and pending counts back */
 bool o0_remove_locked(struct pp_zone *z, struct pp_page *p); /* zone lock held */
 void o0_put_locked(struct pp_zone *z, struct pp_page *p);   /* zone lock held */
 

@@ -13,11 +13,19 @@
  *                after it is dropped
  *   clusterfree  as cluster                      the batch as ONE cluster,
  *                                                zone lock held
- *   caslist      cut clusters, no zone lock      one cluster, no zone lock
+ *   caslist      the top batch of the thread's   the batch on top of the
+ *                stash, else cut clusters, no    stash; when that is full,
+ *                zone lock                       one cluster, no zone lock
  *
  * When the order-0 list is empty, skip modes split a buddy block of up to
  * 64 pages under the zone lock (the only order-0 work that still takes it).
+ *
+ * Per-pageblock skip counts are batched per thread (pp_cpu.pbd) and added
+ * to the shared counters every PBD_OPS order-0 list operations, so a
+ * thread does not write a shared counter line per batch.
  */
+#include <stdlib.h>
+
 #include "internal.h"
 
 static inline struct pp_page *page_of_fl(struct caslist_fl_node *n)
@@ -25,66 +33,187 @@ static inline struct pp_page *page_of_fl(struct caslist_fl_node *n)
 	return caslist_entry(n, struct pp_page, fl);
 }
 
-/*
- * Per-pageblock skip accounting.  Pages of one batch mostly come from few
- * pageblocks, so the counts are gathered per run of pages of one pageblock
- * and added with one atomic per run.  A run that completes a pageblock
- * (512 skipped pages) is remembered; the caller merges it once it holds no
- * lock, if the zone is short of order >= 9 blocks.
- */
-#define ACCT_FULL_MAX 8
-struct pb_acct {
-	size_t pb;
-	long n;
-	unsigned nfull;
-	size_t full[ACCT_FULL_MAX];
-};
+#define PBD_OPS 8	/* order-0 list operations between two flushes */
 
-static void acct_flush(struct pp_zone *z, struct pb_acct *a)
-{
-	if (a->n > 0) {
-		/* relaxed: a count, exact at quiescence; the merge it may
-		 * trigger decides page by page with the order-0 list's remove. */
-		unsigned old = atomic_fetch_add_explicit(&z->pb_skip[a->pb].n, (uint16_t)a->n,
-							 memory_order_relaxed);
-
-		if (old + (unsigned long)a->n == PP_PAGEBLOCK && a->nfull < ACCT_FULL_MAX)
-			a->full[a->nfull++] = a->pb;
-	} else if (a->n < 0) {
-		/* relaxed: as above. */
-		atomic_fetch_sub_explicit(&z->pb_skip[a->pb].n, (uint16_t)-a->n,
-					  memory_order_relaxed);
-	}
-	a->n = 0;
-}
-
-static void acct(struct pp_zone *z, struct pb_acct *a, const struct pp_page *p, long d)
-{
-	size_t pb = pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER;
-
-	if (a->n && pb != a->pb)
-		acct_flush(z, a);
-	a->pb = pb;
-	a->n += d;
-}
-
-/* No lock held: merge the pageblocks this batch filled, while the zone has
- * fewer than merge_wmark pages in free blocks of order >= 9 (the relaxed
- * read is a hint: the merge itself runs under the zone lock). */
-static void acct_merge(struct pp_cpu *c, struct pb_acct *a)
+/* Add the pending deltas to the shared counters; note the pageblocks that
+ * a positive delta filled (512 skipped pages), to merge them later, when
+ * no lock is held. */
+static void pbd_flush(struct pp_cpu *c)
 {
 	struct pp_zone *z = c->z;
 
-	acct_flush(z, a);
-	for (unsigned i = 0; i < a->nfull; i++) {
+	for (unsigned i = 0; i < c->npbd; i++) {
+		struct pp_pb_delta *e = &c->pbd[i];
+		int32_t old;
+
+		if (e->d == 0)
+			continue;
+		/* relaxed: a count, exact at quiescence (with every thread's
+		 * pending deltas); the merge it may trigger decides page by
+		 * page with the order-0 list's remove. */
+		old = atomic_fetch_add_explicit(&z->pb_skip[e->pb].n, e->d, memory_order_relaxed);
+		if (e->d > 0 && old + e->d == (int32_t)PP_PAGEBLOCK &&
+		    c->nfull < sizeof(c->full) / sizeof(c->full[0]))
+			c->full[c->nfull++] = e->pb;
+	}
+	c->npbd = 0;
+	c->pbd_ops = 0;
+}
+
+/* One page joins (+1) or leaves (-1) the order-0 list: a private delta.
+ * The pages of a batch mostly share a pageblock: the last entry first. */
+static void acct(struct pp_cpu *c, const struct pp_page *p, int32_t d)
+{
+	uint32_t pb = (uint32_t)(pp_pfn(c->z, p) >> PP_PAGEBLOCK_ORDER);
+
+	for (unsigned i = c->npbd; i-- > 0;)
+		if (c->pbd[i].pb == pb) {
+			c->pbd[i].d += d;
+			return;
+		}
+	if (c->npbd == PP_PB_DELTAS)
+		pbd_flush(c);
+	c->pbd[c->npbd++] = (struct pp_pb_delta){ pb, d };
+}
+
+/* After an order-0 list operation, no lock held: flush every PBD_OPS
+ * operations, then merge the pageblocks a flush filled while the zone has
+ * fewer than merge_wmark pages in free blocks of order >= 9 (the relaxed
+ * read is a hint: the merge itself runs under the zone lock). */
+static void acct_done(struct pp_cpu *c, bool flush)
+{
+	struct pp_zone *z = c->z;
+
+	if (flush || ++c->pbd_ops >= PBD_OPS)
+		pbd_flush(c);
+	for (unsigned i = 0; i < c->nfull; i++) {
 		if (atomic_load_explicit(&z->high_free, memory_order_relaxed) >= z->merge_wmark)
 			break;
 		zone_lock(c);
-		c->st.merged_pages += pb_merge_locked(z, a->full[i]);
+		c->st.merged_pages += pb_merge_locked(z, c->full[i]);
 		zone_unlock(c);
 		c->st.pb_merges++;
 	}
-	a->nfull = 0;
+	c->nfull = 0;
+}
+
+/* ---- the stash (caslist mode) ---- */
+
+/* The ring of chains, allocated at the first return (stash_max / batch
+ * chains; a drain's partial batches go straight to the list). */
+static bool stash_has_room(struct pp_cpu *c)
+{
+	struct pp_stash *s = &c->stash;
+
+	if (!s->ring) {
+		s->cap = c->z->stash_max / (c->z->batch ? c->z->batch : 1) + 1;
+		s->ring = malloc(s->cap * sizeof(*s->ring));
+		if (!s->ring)
+			pp_die("out of memory for a stash");
+	}
+	return s->nchains < s->cap;
+}
+
+static struct pp_chain stash_pop_top(struct pp_cpu *c)
+{
+	struct pp_stash *s = &c->stash;
+	struct pp_chain ch = s->ring[(s->lo + --s->nchains) % s->cap];
+
+	s->pages -= ch.n;
+	return ch;
+}
+
+static struct pp_chain stash_pop_bottom(struct pp_cpu *c)
+{
+	struct pp_stash *s = &c->stash;
+	struct pp_chain ch = s->ring[s->lo];
+
+	s->lo = (s->lo + 1) % s->cap;
+	s->nchains--;
+	s->pages -= ch.n;
+	return ch;
+}
+
+/* The n pages on top of the cache become one stash chain (they stay
+ * linked through pp_page.next, as in the cache: no relinking).  Room was
+ * checked by the caller. */
+static void cache_to_stash(struct pp_cpu *c, size_t n)
+{
+	struct pp_stash *s = &c->stash;
+	struct pp_chain ch = { c->list, NULL, n };
+	struct pp_page *p = c->list;
+
+	for (size_t i = 0; i < n; i++) {
+		pg_set_state(p, PG_STASH);
+		ch.last = p;
+		p = p->next;
+	}
+	c->list = p;
+	ch.last->next = NULL;
+	c->count -= n;
+	s->ring[(s->lo + s->nchains++) % s->cap] = ch;
+	s->pages += n;
+}
+
+/* The top stash chain becomes the cache (which is empty: a refill). */
+static size_t stash_to_cache(struct pp_cpu *c)
+{
+	struct pp_chain ch = stash_pop_top(c);
+
+	for (struct pp_page *p = ch.first; p; p = p->next)
+		pg_set_state(p, PG_PCP);
+	ch.last->next = c->list;
+	c->list = ch.first;
+	c->count += ch.n;
+	return ch.n;
+}
+
+/* A chain (linked through pp_page.next, owned by this thread) goes to the
+ * order-0 list as ONE cluster, without the zone lock (caslist mode) or
+ * under it (clusterfree).  The page states and links are written before
+ * put_batch publishes them. */
+static void chain_to_list(struct pp_cpu *c, struct pp_chain ch)
+{
+	struct pp_zone *z = c->z;
+	struct pp_page *p = ch.first, *prev = NULL;
+
+	for (size_t i = 0; i < ch.n; i++, prev = p, p = p->next) {
+		pg_set_state(p, PG_FREE_SKIP);
+		acct(c, p, +1);
+		if (prev)
+			caslist_chain_link(&prev->fl.link, &p->fl.link);
+	}
+	if (z->mode == PP_CLUSTERFREE) {
+		zone_lock(c);
+		caslist_fl_put_batch(&z->fl0, &ch.first->fl, &ch.last->fl, ch.n);
+		zone_unlock(c);
+	} else {
+		caslist_fl_put_batch(&z->fl0, &ch.first->fl, &ch.last->fl, ch.n);
+	}
+}
+
+/* Hand the whole stash to the order-0 list, oldest batch first. */
+static void stash_flush(struct pp_cpu *c)
+{
+	bool any = c->stash.nchains != 0;
+
+	while (c->stash.nchains)
+		chain_to_list(c, stash_pop_bottom(c));
+	if (any)
+		acct_done(c, true);
+}
+
+/* A compaction asked every thread for its stash (pp_zone.drain_gen). */
+static void stash_check_drain(struct pp_cpu *c)
+{
+	/* relaxed: a request with no data behind it; the pages handed back
+	 * are published by put_batch's own release. */
+	unsigned g = atomic_load_explicit(&c->z->drain_gen, memory_order_relaxed);
+
+	if (g != c->drain_seen) {
+		c->drain_seen = g;
+		stash_flush(c);
+	}
 }
 
 static void o0_add_locked(struct pp_zone *z, struct pp_page *p);
@@ -109,7 +238,6 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 	struct pp_zone *z = c->z;
 	struct caslist_fl_batch b;
 	struct caslist_fl_node *n;
-	struct pb_acct a = { 0 };
 	size_t got = 0;
 
 	c->st.refills++;
@@ -128,13 +256,13 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 	case PP_NOMERGE:
 		zone_lock(c);
 		for (struct pp_page *p; got < want && (p = area_pop(&z->skip0)); got++) {
-			acct(z, &a, p, -1);
+			acct(c, p, -1);
 			cache_push(c, p);
 		}
-		acct_flush(z, &a);
 		if (got == 0)
 			got = refill_split_locked(c);
 		zone_unlock(c);
+		acct_done(c, false);
 		return got;
 	case PP_CLUSTER:
 	case PP_CLUSTERFREE:
@@ -150,6 +278,11 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 		break;
 	case PP_CASLIST:
 	default:
+		stash_check_drain(c);
+		if (c->stash.nchains) {
+			c->st.stash_hits++;
+			return stash_to_cache(c);
+		}
 		got = caslist_fl_take(&z->fl0, want, &b);
 		if (got == 0) {
 			zone_lock(c);
@@ -164,10 +297,10 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 	while ((n = caslist_fl_batch_next(&b)) != NULL) {
 		struct pp_page *p = page_of_fl(n);
 
-		acct(z, &a, p, -1);
+		acct(c, p, -1);
 		cache_push(c, p);
 	}
-	acct_flush(z, &a);
+	acct_done(c, false);
 	return got;
 }
 
@@ -180,11 +313,26 @@ static struct pp_page *cache_pop(struct pp_cpu *c)
 	return p;
 }
 
-void o0_return(struct pp_cpu *c, size_t n)
+/* n pages off the top of the cache as a chain (through pp_page.next). */
+static struct pp_chain cache_cut(struct pp_cpu *c, size_t n)
+{
+	struct pp_chain ch = { c->list, NULL, n };
+	struct pp_page *p = c->list;
+
+	for (size_t i = 0; i < n; i++) {
+		ch.last = p;
+		p = p->next;
+	}
+	ch.last->next = NULL;
+	c->list = p;
+	c->count -= n;
+	return ch;
+}
+
+/* Return n pages from the cache; @stash: caslist mode may keep them. */
+static void return_pages(struct pp_cpu *c, size_t n, bool stash)
 {
 	struct pp_zone *z = c->z;
-	struct pp_page *first = NULL, *last = NULL;
-	struct pb_acct a = { 0 };
 
 	if (n > c->count)
 		n = c->count;
@@ -204,38 +352,45 @@ void o0_return(struct pp_cpu *c, size_t n)
 		for (size_t i = 0; i < n; i++) {
 			struct pp_page *p = cache_pop(c);
 
-			acct(z, &a, p, +1);
+			acct(c, p, +1);
 			o0_add_locked(z, p);
 		}
 		zone_unlock(c);
-		acct_merge(c, &a);
+		acct_done(c, false);
 		return;
 	case PP_CLUSTERFREE:
 	case PP_CASLIST:
 	default:
-		/* Build the chain privately: the page states and links are
-		 * written before put_batch publishes them. */
-		for (size_t i = 0; i < n; i++) {
-			struct pp_page *p = cache_pop(c);
-
-			pg_set_state(p, PG_FREE_SKIP);
-			acct(z, &a, p, +1);
-			if (last)
-				caslist_chain_link(&last->fl.link, &p->fl.link);
-			else
-				first = p;
-			last = p;
+		if (z->mode == PP_CASLIST) {
+			stash_check_drain(c);
+			if (stash && c->stash.pages + n <= z->stash_max && stash_has_room(c)) {
+				cache_to_stash(c, n);
+				return;
+			}
 		}
-		if (z->mode == PP_CLUSTERFREE) {
-			zone_lock(c);
-			caslist_fl_put_batch(&z->fl0, &first->fl, &last->fl, n);
-			zone_unlock(c);
-		} else {
-			caslist_fl_put_batch(&z->fl0, &first->fl, &last->fl, n);
-		}
-		acct_merge(c, &a);
+		chain_to_list(c, cache_cut(c, n));
+		acct_done(c, false);
 		return;
 	}
+}
+
+void o0_return(struct pp_cpu *c, size_t n)
+{
+	return_pages(c, n, true);
+}
+
+void o0_drain(struct pp_cpu *c)
+{
+	stash_flush(c);
+	while (c->count)
+		return_pages(c, c->z->batch, false);
+	acct_done(c, true);
+}
+
+void o0_idle(struct pp_cpu *c)
+{
+	stash_flush(c);
+	acct_done(c, true);
 }
 
 bool o0_remove_locked(struct pp_zone *z, struct pp_page *p)
@@ -248,7 +403,8 @@ bool o0_remove_locked(struct pp_zone *z, struct pp_page *p)
 	} else if (caslist_fl_remove(&z->fl0, &p->fl) != CASLIST_OK) {
 		return false;	/* taken meanwhile: its taker owns it */
 	}
-	/* relaxed: a count (see acct_flush). */
+	/* relaxed: a count (see pbd_flush); the zone lock holder's own
+	 * change, not batched. */
 	atomic_fetch_sub_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER].n, 1,
 				  memory_order_relaxed);
 	return true;
@@ -267,7 +423,7 @@ static void o0_add_locked(struct pp_zone *z, struct pp_page *p)
 
 void o0_put_locked(struct pp_zone *z, struct pp_page *p)
 {
-	/* relaxed: a count (see acct_flush); never triggers a merge: the
+	/* relaxed: a count (see pbd_flush); never triggers a merge: the
 	 * caller is the merge. */
 	atomic_fetch_add_explicit(&z->pb_skip[pp_pfn(z, p) >> PP_PAGEBLOCK_ORDER].n, 1,
 				  memory_order_relaxed);

@@ -1,6 +1,8 @@
 # examples/pagepool/pagepool.mk - the page-pool example (included from
 # Makefile.am; appends to the shared variables).
-PAGEPOOL_SOURCES = examples/pagepool/main.c examples/pagepool/zone.c \
+PAGEPOOL_SOURCES = examples/pagepool/main.c examples/pagepool/cli.c \
+	examples/pagepool/points.c examples/pagepool/workers.c examples/pagepool/cond.c \
+	examples/pagepool/report.c examples/pagepool/driver.h examples/pagepool/zone.c \
 	examples/pagepool/buddy.c examples/pagepool/order0.c examples/pagepool/pcp.c \
 	examples/pagepool/audit.c examples/pagepool/zone.h examples/pagepool/zlock.h \
 	examples/pagepool/internal.h

@@ -33,8 +33,12 @@ void pp_free0(struct pp_cpu *c, struct pp_page *p)
 
 void pp_cpu_drain(struct pp_cpu *c)
 {
-	while (c->count)
-		o0_return(c, c->z->batch);
+	o0_drain(c);
+}
+
+void pp_cpu_idle(struct pp_cpu *c)
+{
+	o0_idle(c);
 }
 
 void pp_page_give(struct pp_page *p, uint32_t from, struct pp_cpu *to)

@@ -39,7 +39,8 @@ void pp_die(const char *fmt, ...)
 }
 
 void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size_t nr_pages,
-		  unsigned batch, unsigned high, size_t merge_wmark, unsigned merge_ms)
+		  unsigned batch, unsigned high, size_t merge_wmark, unsigned merge_ms,
+		  size_t stash_max)
 {
 	size_t block = (size_t)1 << PP_MAX_ORDER;
 
@@ -65,6 +66,8 @@ void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size
 		caslist_fl_reserve(&z->fl0, nr_pages / 8 + 64);
 	z->merge_wmark = merge_wmark;
 	z->merge_ms = merge_ms;
+	z->stash_max = mode == PP_CASLIST ? stash_max : 0;
+	atomic_init(&z->drain_gen, 0);
 	atomic_init(&z->merger_stop, false);
 	pp_cpu_init(&z->merger_cpu, z, UINT32_MAX);
 	z->pb_skip = aligned_alloc(64, nr_pages / PP_PAGEBLOCK * sizeof(*z->pb_skip));
@@ -94,6 +97,7 @@ void pp_zone_destroy(struct pp_zone *z)
 	caslist_fl_destroy(&z->fl0);
 	free(z->pages);
 	free(z->pb_skip);
+	pp_cpu_destroy(&z->merger_cpu);
 	z->pages = NULL;
 	z->pb_skip = NULL;
 }
@@ -103,6 +107,14 @@ void pp_cpu_init(struct pp_cpu *c, struct pp_zone *z, uint32_t tag)
 	memset(c, 0, sizeof(*c));
 	c->z = z;
 	c->tag = tag;
+	/* relaxed: see stash_check_drain (order0.c). */
+	c->drain_seen = atomic_load_explicit(&z->drain_gen, memory_order_relaxed);
+}
+
+void pp_cpu_destroy(struct pp_cpu *c)
+{
+	free(c->stash.ring);
+	c->stash.ring = NULL;
 }
 
 /* The background merger: see pp_zone.merge_ms. */
@@ -120,7 +132,8 @@ static void *merger_main(void *arg)
 		for (size_t pb = 0; pb < npb; pb++) {
 			/* relaxed: a hint; the merge decides page by page
 			 * with the order-0 list's remove, under the zone lock. */
-			if (atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed) != PP_PAGEBLOCK) {
+			if (atomic_load_explicit(&z->pb_skip[pb].n, memory_order_relaxed) !=
+			    (int32_t)PP_PAGEBLOCK) {
 				seen[pb] = 0;
 			} else if (++seen[pb] < PP_MERGE_SCANS) {
 				continue;

@@ -24,8 +24,9 @@
 #define PP_MAX_ORDER 10			/* largest block: 2^10 pages = 4 MiB */
 #define PP_PAGEBLOCK_ORDER 9		/* 2 MiB: the THP size */
 #define PP_PAGEBLOCK (1UL << PP_PAGEBLOCK_ORDER)
-#define PP_SPLIT_ORDER 6
-#define PP_MERGE_SCANS 3		/* see pp_zone.merge_ms */		/* skip modes refill from a 64-page split */
+#define PP_SPLIT_ORDER 6		/* skip modes refill from a 64-page split */
+#define PP_MERGE_SCANS 3		/* see pp_zone.merge_ms */
+#define PP_PB_DELTAS 16			/* pageblock count deltas a thread batches */
 
 enum pp_mode {
 	PP_BASE,	/* merge on every free; refill pops pages one by one */
@@ -41,14 +42,17 @@ enum pp_mode {
  *   FREE_BUDDY  head of a free buddy block of order pp_page.order, on area[order]
  *   FREE_SKIP   free order-0 page on the order-0 list, not merged (skip modes)
  *   PCP         order-0 page in a thread's cache
+ *   STASH       free order-0 page in a thread's stash (caslist mode): free
+ *               for compaction's choice of pageblocks, but only its thread
+ *               may take it; handed back on idle, exit or a drain request
  *   ALLOC       head of an allocated block of order pp_page.order
  *   TAIL        inside a FREE_BUDDY or ALLOC block (not its head)
  * Who may change a state: FREE_BUDDY and TAIL only under the zone lock;
  * FREE_SKIP <-> PCP under the zone lock in base/nomerge modes, and by the
  * order-0 list's own ownership transfer (take, put_batch, remove) in the
- * cluster modes; PCP <-> ALLOC by the owning thread only.
+ * cluster modes; PCP <-> ALLOC and PCP <-> STASH by the owning thread only.
  */
-enum pp_state { PG_FREE_BUDDY = 1, PG_FREE_SKIP, PG_PCP, PG_ALLOC, PG_TAIL };
+enum pp_state { PG_FREE_BUDDY = 1, PG_FREE_SKIP, PG_PCP, PG_ALLOC, PG_TAIL, PG_STASH };
 
 struct pp_page {
 	struct caslist_fl_node fl;	/* order-0 list in the cluster modes */
@@ -73,6 +77,33 @@ struct pp_stats {
 	uint64_t compactions;		/* merge passes run */
 	uint64_t merged_pages;		/* skipped pages merged by those passes */
 	uint64_t pb_merges;		/* fully free pageblocks merged on free */
+	uint64_t stash_hits;		/* refills served by the thread's stash */
+};
+
+/* A chain of returned pages, linked through their free-list links
+ * (caslist_chain_link), ready to go to the order-0 list as one cluster. */
+struct pp_chain {
+	struct pp_page *first, *last;
+	size_t n;
+};
+
+/*
+ * A thread's stash (caslist mode): the batches it returned, most recent on
+ * top, up to pp_zone.stash_max pages.  A refill takes the top batch before
+ * it looks at the shared order-0 list, so a thread gets back the pages it
+ * freed last, still in its caches, without a lock or a shared atomic.
+ * When the stash is full a returned batch goes to the shared list.
+ */
+struct pp_stash {
+	struct pp_chain *ring;		/* cap entries; bottom at lo */
+	size_t cap, lo, nchains, pages;
+};
+
+/* Pageblock skip-count changes a thread has not yet added to the shared
+ * counters (see pp_zone.pb_skip): exact count = shared + every pending. */
+struct pp_pb_delta {
+	uint32_t pb;
+	int32_t d;
 };
 
 /* A thread's page cache (the kernel's per-cpu pages). */
@@ -81,6 +112,12 @@ struct pp_cpu {
 	struct pp_page *list;		/* LIFO through pp_page.next */
 	size_t count;
 	uint32_t tag;			/* owner tag of this thread (non-zero) */
+	struct pp_stash stash;
+	unsigned drain_seen;		/* last stash drain request acted on */
+	unsigned npbd, pbd_ops;		/* pending deltas, fl0 operations since flush */
+	struct pp_pb_delta pbd[PP_PB_DELTAS];
+	unsigned nfull;			/* pageblocks a flush found full of skipped */
+	uint32_t full[8];		/* pages, to merge when the zone is short */
 	struct pp_stats st;
 };
 
@@ -98,9 +135,13 @@ struct pp_zone {
 	/* Per-pageblock skip accounting (skip modes): FREE_SKIP pages in each
 	 * pageblock.  A free that fills a pageblock merges it at once while
 	 * fewer than merge_wmark pages sit in free blocks of order >= 9. */
+	/* Threads batch their changes (pp_cpu.pbd) and add them at most
+	 * every few order-0 list operations, so a counter may lag (or dip
+	 * below zero) meanwhile: it is a hint for the mergers, exact only
+	 * with every thread's pending deltas added (the audit does). */
 	struct pp_pb_count {		/* one line each: no false sharing */
-		_Atomic(uint16_t) n;
-		char pad[64 - sizeof(uint16_t)];
+		_Atomic(int32_t) n;
+		char pad[64 - sizeof(int32_t)];
 	} *pb_skip;
 	_Atomic(size_t) high_free;	/* pages in free blocks of order >= 9 */
 	size_t merge_wmark;
@@ -110,6 +151,11 @@ struct pp_zone {
 	 * (PP_MERGE_SCANS - 1) * merge_ms.  Hot pageblocks (freed and taken
 	 * again soon, as page_fault1 does) are left alone. */
 	unsigned merge_ms;
+	/* Stashes (caslist mode): at most stash_max pages each.  A compaction
+	 * that could not make its block bumps drain_gen; every thread hands
+	 * its stash back at its next refill or return. */
+	size_t stash_max;
+	_Atomic(unsigned) drain_gen;
 	pthread_t merger;
 	_Atomic(bool) merger_stop;
 	bool merger_running;
@@ -121,17 +167,22 @@ int pp_mode_parse(const char *s);	/* -1 if unknown */
 
 /* zone.c: set up over @mem (nr_pages pages), all free as order-10 blocks. */
 void pp_zone_init(struct pp_zone *z, enum pp_mode mode, unsigned char *mem, size_t nr_pages,
-		  unsigned batch, unsigned high, size_t merge_wmark, unsigned merge_ms);
+		  unsigned batch, unsigned high, size_t merge_wmark, unsigned merge_ms,
+		  size_t stash_max);
 /* Start / stop the background merger (a no-op in base mode or merge_ms 0). */
 void pp_zone_start(struct pp_zone *z);
 void pp_zone_stop(struct pp_zone *z);
 void pp_zone_destroy(struct pp_zone *z);
 void pp_cpu_init(struct pp_cpu *c, struct pp_zone *z, uint32_t tag);
+void pp_cpu_destroy(struct pp_cpu *c);
 
 /* pcp.c: order-0 pages through the thread's cache. */
 struct pp_page *pp_alloc0(struct pp_cpu *c);	/* NULL: out of memory */
 void pp_free0(struct pp_cpu *c, struct pp_page *p);
-void pp_cpu_drain(struct pp_cpu *c);		/* give the whole cache back */
+void pp_cpu_drain(struct pp_cpu *c);		/* give cache and stash back */
+/* A thread that idles or exits: hand the stash and the pending pageblock
+ * counts back (the cache stays). */
+void pp_cpu_idle(struct pp_cpu *c);
 /* Hand an allocated page (or block) from tag @from to thread @to. */
 void pp_page_give(struct pp_page *p, uint32_t from, struct pp_cpu *to);
 
@@ -146,7 +197,7 @@ size_t pp_zone_merge_all(struct pp_cpu *c);
 
 /* audit.c: quiescent check; 0 or -1 with a message on stderr. */
 struct pp_census {
-	size_t buddy, skip, cached, alloc;	/* pages in each state group */
+	size_t buddy, skip, cached, stashed, alloc;	/* pages in each state group */
 };
 int pp_zone_audit(struct pp_zone *z, struct pp_cpu *const *cpus, size_t ncpu,
 		  struct pp_census *out);
