@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/xlist.c - concurrent stress of several lists whose nodes move
+ * between them (doc/protocol.md section 3, "many lists").
+ *
+ * Usage: xlist <mix> <threads> <seconds> <seed> [lists] [nodes]
+ *   mix: move   nodes move among `lists` lists (default 2) in both
+ *               directions: move_head of a random node to a random list,
+ *               del_if_linked / pops that hand the node to the remover,
+ *               who re-adds it to a random list (head, tail, after a
+ *               random node, near one); bounded walks of random lists.
+ *        touch  every add is caslist_touch of a random node (linked or
+ *               not, on any list): racing adds of one node, against
+ *               del_if_linked and pops of it; nobody owns unlinked nodes.
+ *        lru    an active/inactive LRU: hits touch(active, node); reclaim
+ *               demotes pop_tail(active) -> touch(inactive) and evicts
+ *               pop_tail(inactive); walks of both lists.
+ *        cut    a free list F between lists A and B: pop_tail(A) ->
+ *               add_tail(F); pop_head(F) -> add_head(B); pop_tail(B) ->
+ *               add_tail(A); one cutter at a time cuts F's prefix at its
+ *               marker and splices the chain onto A; walks of all three.
+ *               (No op targets a node by pointer: the cut contract.)
+ *
+ * Checks.  During the run: every node a walk returns is one of the test's
+ * nodes at its exact address (never a list head: the cross-list end
+ * test), and not one the walker owns.  In mix move, a node's plain
+ * `state` is written by its owner only (IN before an add, the owner's id
+ * after a removal, checking it was IN): TSan sees a weakened order as a
+ * race, a lost lock step as a node removed twice.  After the run: each
+ * list's structure (caslist_check), every node on at most one list,
+ * conservation over all lists (mix move, cut: every node on a list or
+ * owned by one thread; mixes touch, lru: linked at the end == linked at
+ * the start + adds - removals, counting only calls that reported success,
+ * so two winners of one add or of one removal break the equation), and
+ * progress of every operation.  A watchdog turns a hang into exit 3.
+ * Prints one summary line; exit 0 = pass.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <caslist/caslist.h>
+
+#include "util.h"
+
+#define MAXL 4
+#define IN_LIST (-1)
+#define OWNMAX 16
+#define WALK_STEPS 64
+
+struct item {
+	struct caslist_node link;
+	int state;		/* mix move: IN_LIST or the owner's id (owner-only) */
+};
+
+enum { OP_MOVE, OP_DEL, OP_POP, OP_ADD, OP_TOUCH_ADD, OP_WALK, OP_CUT, OP_EVICT, NOPS };
+static const char *const op_name[NOPS] = { "move", "del", "pop", "add", "touch_add",
+					   "walk", "cut", "evict" };
+
+static struct caslist_list lists[MAXL];
+static struct item *items;
+static int nitems, nlists, nthreads;
+static const char *mix;
+static pthread_barrier_t start;
+static _Atomic int stop;
+static _Atomic int cut_token;
+static _Atomic long walk_bad;	/* walks that returned a non-node */
+
+struct thr {
+	int id;
+	uint64_t rng;
+	struct item *own[OWNMAX + 2];
+	int nown;
+	unsigned char *mine;	/* per node: owned by this thread (its own bytes) */
+	long ok[NOPS], tried[NOPS];
+	long walked;
+} __attribute__((aligned(64)));
+
+static struct thr *thr;
+static struct item *marker;	/* mix cut: `last` of every cut, only ever on F */
+
+static inline unsigned rnd(struct thr *t, unsigned n)
+{
+	return (unsigned)(splitmix64(&t->rng) % n);
+}
+
+static inline struct item *item_of(struct caslist_node *n)
+{
+	return caslist_entry(n, struct item, link);
+}
+
+/* Is n one of the test's nodes, at its exact address? */
+static inline int is_item(const struct caslist_node *n)
+{
+	uintptr_t a = (uintptr_t)n, b = (uintptr_t)&items[0].link;
+
+	return a >= b && a < (uintptr_t)&items[nitems].link && (a - b) % sizeof(struct item) == 0;
+}
+
+static void take(struct thr *t, struct item *it)
+{
+	if (strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0) {
+		if (it->state != IN_LIST)
+			atomic_fetch_add(&walk_bad, 1000000); /* removed twice */
+		it->state = t->id;
+	}
+	t->mine[it - items] = 1;
+	t->own[t->nown++] = it;
+}
+
+static struct item *give(struct thr *t)
+{
+	struct item *it = t->own[--t->nown];
+
+	t->mine[it - items] = 0;
+	it->state = IN_LIST;
+	return it;
+}
+
+/* A bounded walk of l: every node returned must be a test node that this
+ * thread does not own (it was off every list for the whole walk). */
+static void walk(struct thr *t, struct caslist_list *l)
+{
+	struct caslist_node *cur = &l->head;
+	int steps = 0, rc;
+
+	while (steps < WALK_STEPS && (rc = caslist_iter_next(l, &cur)) != 0) {
+		if (rc == CASLIST_EAGAIN) {
+			cur = &l->head;
+		} else if (!is_item(cur) || t->mine[item_of(cur) - items]) {
+			atomic_fetch_add(&walk_bad, 1);
+			return;
+		}
+		steps++;
+	}
+	t->walked += steps;
+}
+
+static void op_move(struct thr *t)
+{
+	unsigned r = rnd(t, 100);
+	struct caslist_list *l = &lists[rnd(t, (unsigned)nlists)];
+	struct item *it = &items[rnd(t, (unsigned)nitems)];
+	struct caslist_node *n;
+
+	if (t->nown >= OWNMAX || (t->nown > 0 && r < 30)) {
+		struct item *x = give(t);
+		struct item *pos = &items[rnd(t, (unsigned)nitems)];
+		int how = (int)rnd(t, 4), rc = 0;
+
+		t->tried[OP_ADD]++;
+		if (how == 0) {
+			caslist_add_head(l, &x->link);
+		} else if (how == 1) {
+			caslist_add_tail(l, &x->link);
+		} else if (pos == x || t->mine[pos - items]) {
+			caslist_add_near(&l->head, &x->link);
+		} else if (how == 2) {
+			rc = caslist_add_after(&pos->link, &x->link);
+		} else {
+			rc = caslist_add_near(&pos->link, &x->link) == CASLIST_ENOENT ? CASLIST_ENOENT : 0;
+		}
+		if (rc == CASLIST_ENOENT) {	/* pos was gone: still ours */
+			take(t, x);
+			x->state = t->id;
+		} else {
+			t->ok[OP_ADD]++;
+		}
+	} else if (r < 65) {
+		t->tried[OP_MOVE]++;
+		if (!t->mine[it - items] && caslist_move_head(l, &it->link) == CASLIST_OK)
+			t->ok[OP_MOVE]++;
+	} else if (r < 80) {
+		t->tried[OP_DEL]++;
+		if (!t->mine[it - items] && caslist_del_if_linked(&it->link)) {
+			t->ok[OP_DEL]++;
+			take(t, it);
+		}
+	} else if (r < 92) {
+		t->tried[OP_POP]++;
+		n = r & 1 ? caslist_pop_head(l) : caslist_pop_tail(l);
+		if (n != NULL) {
+			t->ok[OP_POP]++;
+			take(t, item_of(n));
+		}
+	} else {
+		t->tried[OP_WALK]++;
+		t->ok[OP_WALK]++;
+		walk(t, l);
+	}
+}
+
+static void op_touch(struct thr *t, int lru)
+{
+	unsigned r = rnd(t, 100);
+	struct item *it = &items[rnd(t, (unsigned)nitems)];
+	struct caslist_list *l = &lists[lru ? 0 : rnd(t, (unsigned)nlists)];
+	struct caslist_node *n;
+
+	if (r < 60) {			/* a hit */
+		t->tried[OP_TOUCH_ADD]++;
+		if (caslist_touch(l, &it->link) == CASLIST_TOUCH_ADDED)
+			t->ok[OP_TOUCH_ADD]++;
+	} else if (!lru && r < 75) {
+		t->tried[OP_DEL]++;
+		if (caslist_del_if_linked(&it->link))
+			t->ok[OP_DEL]++;
+	} else if (!lru && r < 90) {
+		t->tried[OP_POP]++;
+		if ((r & 1 ? caslist_pop_head(l) : caslist_pop_tail(l)) != NULL)
+			t->ok[OP_POP]++;
+	} else if (lru && r < 80) {	/* reclaim: demote the active tail */
+		t->tried[OP_POP]++;
+		n = caslist_pop_tail(&lists[0]);
+		if (n != NULL) {
+			t->ok[OP_POP]++;
+			/* n may be touched by a hit meanwhile: touch, not add */
+			t->tried[OP_TOUCH_ADD]++;
+			if (caslist_touch(&lists[1], n) == CASLIST_TOUCH_ADDED)
+				t->ok[OP_TOUCH_ADD]++;
+		}
+	} else if (lru && r < 90) {	/* evict the inactive tail */
+		t->tried[OP_EVICT]++;
+		if (caslist_pop_tail(&lists[1]) != NULL)
+			t->ok[OP_EVICT]++;
+	} else {
+		t->tried[OP_WALK]++;
+		t->ok[OP_WALK]++;
+		walk(t, &lists[rnd(t, (unsigned)nlists)]);
+	}
+}
+
+/* Cut F (lists[2]) at my marker; splice everything before it onto A. */
+static void cut_once(struct thr *t)
+{
+	struct caslist_list *A = &lists[0], *F = &lists[2];
+	struct caslist_node *first, *n, *before = NULL;
+	int expect = 0;
+
+	t->tried[OP_CUT]++;
+	first = caslist_cut_front(F, &marker->link);
+	if (first == NULL)
+		return;		/* the marker was popped: its popper re-adds it */
+	/* The chain is ours: walk it, every node a test node, ending at the
+	 * marker; everything in it changes owner to us. */
+	for (n = first; n != NULL; n = caslist_chain_next(n)) {
+		if (!is_item(n) || item_of(n)->state != IN_LIST || expect++ > nitems) {
+			atomic_fetch_add(&walk_bad, 1000);
+			return;
+		}
+		if (n == &marker->link) {
+			if (caslist_chain_next(n) != NULL)
+				atomic_fetch_add(&walk_bad, 1000);
+			break;
+		}
+		before = n;
+	}
+	t->ok[OP_CUT]++;
+	if (before != NULL)
+		caslist_splice_tail(A, first, before);
+	caslist_node_init(&marker->link);
+	caslist_add_tail(F, &marker->link);
+}
+
+static void op_cut(struct thr *t)
+{
+	unsigned r = rnd(t, 100);
+	struct caslist_list *A = &lists[0], *B = &lists[1], *F = &lists[2];
+	struct caslist_node *n;
+
+	if (r < 30) {
+		t->tried[OP_POP]++;
+		if ((n = caslist_pop_tail(A)) != NULL) {
+			t->ok[OP_POP]++;
+			take(t, item_of(n));
+			caslist_add_tail(F, &give(t)->link);
+		}
+	} else if (r < 60) {
+		t->tried[OP_POP]++;
+		if ((n = caslist_pop_head(F)) != NULL) {
+			struct item *it = item_of(n);
+
+			t->ok[OP_POP]++;
+			take(t, it);
+			it = give(t);
+			/* The marker stays on F (re-added to its own list). */
+			if (it == marker)
+				caslist_add_tail(F, &it->link);
+			else
+				caslist_add_head(B, &it->link);
+		}
+	} else if (r < 85) {
+		t->tried[OP_MOVE]++;
+		if ((n = caslist_pop_tail(B)) != NULL) {
+			t->ok[OP_MOVE]++;
+			take(t, item_of(n));
+			caslist_add_tail(A, &give(t)->link);
+		}
+	} else if (r < 95) {
+		int z = 0;
+
+		if (atomic_compare_exchange_strong(&cut_token, &z, 1)) {
+			cut_once(t);
+			atomic_store(&cut_token, 0);
+		}
+	} else {
+		t->tried[OP_WALK]++;
+		t->ok[OP_WALK]++;
+		walk(t, &lists[rnd(t, 3)]);
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct thr *t = arg;
+	int m = strcmp(mix, "move") == 0 ? 0 : strcmp(mix, "touch") == 0 ? 1
+					     : strcmp(mix, "lru") == 0 ? 2 : 3;
+
+	pthread_barrier_wait(&start);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		for (int i = 0; i < 64; i++) {
+			if (m == 0)
+				op_move(t);
+			else if (m == 1 || m == 2)
+				op_touch(t, m == 2);
+			else
+				op_cut(t);
+		}
+	}
+	/* Hand back what we own (mix move and cut): to list 0's tail. */
+	while (t->nown > 0)
+		caslist_add_tail(&lists[0], &give(t)->link);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct checks c = { "xlist", 0, 0 };
+	double secs;
+	long linked0 = 0, linked1 = 0, tot[NOPS] = { 0 }, tried[NOPS] = { 0 }, walked = 0;
+	unsigned char *seen;
+	uint64_t seed;
+	int owners;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: xlist move|touch|lru|cut threads seconds seed [lists] [nodes]\n");
+		return 2;
+	}
+	mix = argv[1];
+	nthreads = atoi(argv[2]);
+	secs = atof(argv[3]);
+	seed = strtoull(argv[4], NULL, 0);
+	nlists = argc > 5 ? atoi(argv[5]) : 2;
+	nitems = argc > 6 ? atoi(argv[6]) : 256;
+	if (strcmp(mix, "lru") == 0)
+		nlists = 2;
+	if (strcmp(mix, "cut") == 0) {
+		nlists = 3;
+		nitems += 1;	/* the marker, at the end */
+	}
+	if (nthreads < 1 || nthreads > 4096 || nlists < 1 || nlists > MAXL || nitems < 2 ||
+	    (strcmp(mix, "move") && strcmp(mix, "touch") && strcmp(mix, "lru") &&
+	     strcmp(mix, "cut"))) {
+		fprintf(stderr, "xlist: bad arguments\n");
+		return 2;
+	}
+	owners = strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0;
+	watchdog_arm(secs);
+	items = calloc((size_t)nitems + 1, sizeof(*items));
+	thr = aligned_alloc(64, sizeof(*thr) * (size_t)nthreads);
+	seen = calloc((size_t)nitems, 1);
+	if (items == NULL || thr == NULL || seen == NULL)
+		return 2;
+	marker = &items[nitems - 1];
+	for (int i = 0; i < nlists; i++)
+		caslist_init(&lists[i]);
+	/* Start: node i on list i % nlists, except every 4th node (unlinked,
+	 * and in the owner mixes owned by nobody: put on list 0 too). */
+	for (int i = 0; i < nitems; i++) {
+		caslist_node_init(&items[i].link);
+		items[i].state = IN_LIST;
+		if (!owners && i % 4 == 3)
+			continue;
+		caslist_add_tail(&lists[strcmp(mix, "cut") == 0 && i == nitems - 1 ? 2 : i % nlists],
+				 &items[i].link);
+		linked0++;
+	}
+	for (int i = 0; i < nthreads; i++) {
+		memset(&thr[i], 0, sizeof(thr[i]));
+		thr[i].id = i;
+		thr[i].rng = seed * 1000003u + (uint64_t)i;
+		thr[i].mine = calloc((size_t)nitems, 1);
+		if (thr[i].mine == NULL)
+			return 2;
+	}
+	if (run_threads(nthreads, worker, thr, sizeof(*thr), &start, &stop, secs) != 0)
+		return 2;
+
+	for (int i = 0; i < nlists; i++) {
+		size_t cnt = 0;
+		int rc = caslist_check(&lists[i], (size_t)nitems, &cnt);
+		struct caslist_node *cur = &lists[i].head;
+
+		check(&c, rc == 0, "list %d: %s", i, caslist_check_strerror(rc));
+		if (rc != 0)
+			continue;
+		while (caslist_iter_next(&lists[i], &cur) == 1) {
+			long k = item_of(cur) - items;
+
+			check(&c, is_item(cur) && !seen[k], "node %ld on two lists (or twice)", k);
+			if (is_item(cur))
+				seen[k] = 1;
+		}
+		linked1 += (long)cnt;
+	}
+	for (int i = 0; i < nthreads; i++) {
+		for (int k = 0; k < NOPS; k++) {
+			tot[k] += thr[i].ok[k];
+			tried[k] += thr[i].tried[k];
+		}
+		walked += thr[i].walked;
+	}
+	for (int i = 0; i < nitems; i++) {
+		if (!seen[i])
+			check(&c, !caslist_node_linked(&items[i].link) && !owners,
+			      "node %d is on no list but looks linked, or was lost", i);
+		else if (owners)
+			check(&c, items[i].state == IN_LIST, "node %d on a list has state %d", i,
+			      items[i].state);
+	}
+	if (owners)
+		check(&c, linked1 == nitems, "conservation: %ld nodes on the lists, want %d",
+		      linked1, nitems);
+	else
+		check(&c, linked1 == linked0 + tot[OP_TOUCH_ADD] - tot[OP_DEL] - tot[OP_POP] -
+					    tot[OP_EVICT],
+		      "conservation: linked %ld at the end, want %ld + %ld added - %ld removed",
+		      linked1, linked0, tot[OP_TOUCH_ADD],
+		      tot[OP_DEL] + tot[OP_POP] + tot[OP_EVICT]);
+	check(&c, atomic_load(&walk_bad) == 0, "%ld bad walks/chains/removals (walk: a non-node)",
+	      atomic_load(&walk_bad));
+	for (int k = 0; k < NOPS; k++)
+		if (tried[k] > 0 && k != OP_CUT)
+			check(&c, tot[k] > 0, "no %s succeeded in %ld tries", op_name[k], tried[k]);
+	if (strcmp(mix, "cut") == 0)
+		check(&c, tot[OP_CUT] > 0 || tried[OP_CUT] < 10, "no cut succeeded in %ld tries",
+		      tried[OP_CUT]);
+	printf("xlist mix=%s threads=%d lists=%d nodes=%d seconds=%.2f seed=%llu: linked %ld -> %ld;",
+	       mix, nthreads, nlists, nitems, secs, (unsigned long long)seed, linked0, linked1);
+	for (int k = 0; k < NOPS; k++)
+		if (tried[k] > 0)
+			printf(" %s=%ld/%ld", op_name[k], tot[k], tried[k]);
+	printf(" walked=%ld -> %s (%d checks, %d failed)\n", walked, c.failed ? "FAIL" : "PASS",
+	       c.n, c.failed);
+	return c.failed ? 1 : 0;
+}
