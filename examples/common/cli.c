@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* examples/common/cli.c - see cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_init(struct cli *c, const char *prog, int argc, char **argv, int first)
+{
+	c->prog = prog;
+	c->argc = argc;
+	c->argv = argv;
+	c->i = first;
+	c->name[0] = 0;
+}
+
+void cli_bad(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try %s --help)\n", c->prog);
+	exit(2);
+}
+
+int cli_next(struct cli *c, const struct cli_opt *opts, const char **value)
+{
+	const char *a, *eq;
+	int o;
+
+	if (c->i >= c->argc)
+		return -1;
+	a = c->argv[c->i++];
+	*value = NULL;
+	if (strncmp(a, "--", 2) != 0)
+		cli_bad(c, "unexpected argument '%s'", a);
+	eq = strchr(a, '=');
+	if (eq && (size_t)(eq - a) < sizeof(c->name)) {	/* --name=value */
+		memcpy(c->name, a, (size_t)(eq - a));
+		c->name[eq - a] = 0;
+		a = c->name;
+		*value = eq + 1;
+	}
+	for (o = 0; opts[o].name != NULL; o++)
+		if (strcmp(a, opts[o].name) == 0)
+			break;
+	if (opts[o].name == NULL)
+		cli_bad(c, "unknown option '%s'", a);
+	if (opts[o].kind == CLI_FLAG) {
+		if (*value)
+			cli_bad(c, "%s takes no value", a);
+		return o;
+	}
+	if (*value == NULL) {
+		if (c->i >= c->argc)
+			cli_bad(c, "%s needs a value", a);
+		*value = c->argv[c->i++];
+	}
+	return o;
+}
+
+long long cli_int(const struct cli *c, const char *opt, const char *s, long long lo,
+		  long long hi)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		cli_bad(c, "%s: '%s' is not an integer in [%lld, %lld]", opt, s, lo, hi);
+	return v;
+}
+
+double cli_double(const struct cli *c, const char *opt, const char *s, double lo, double hi,
+		  int lo_open)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v != v || v < lo || v > hi || (lo_open && v == lo))
+		cli_bad(c, "%s: '%s' is not a number in %s%g, %g]", opt, s, lo_open ? "(" : "[",
+			lo, hi);
+	return v;
+}
+
+void cli_list(const struct cli *c, const char *opt, const char *arg,
+	      void (*each)(const struct cli *c, const char *tok, void *ctx), void *ctx)
+{
+	char buf[512], *save = NULL;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		cli_bad(c, "%s: list too long", opt);
+	strcpy(buf, arg);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		each(c, tok, ctx);
+		n++;
+	}
+	if (n == 0)
+		cli_bad(c, "%s: empty list", opt);
+}
+
+struct int_list {
+	const char *opt;
+	int *out, max, n, lo, hi;
+};
+
+static void int_item(const struct cli *c, const char *tok, void *ctx)
+{
+	struct int_list *l = ctx;
+
+	if (l->n == l->max)
+		cli_bad(c, "%s: more than %d counts", l->opt, l->max);
+	l->out[l->n++] = (int)cli_int(c, l->opt, tok, l->lo, l->hi);
+}
+
+int cli_int_list(const struct cli *c, const char *opt, const char *arg, int *out, int max,
+		 int lo, int hi)
+{
+	struct int_list l = { opt, out, max, 0, lo, hi };
+
+	cli_list(c, opt, arg, int_item, &l);
+	return l.n;
+}

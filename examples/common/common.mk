@@ -1,0 +1,11 @@
+# examples/common/common.mk - included from Makefile.am before the examples
+# and benches that use it; append to the shared variables with +=
+# What the examples and benches share (public API only, no lib/ or test/
+# headers): splitmix randomness (rng.h), a plain doubly-linked list for the
+# lock-based peers (dlist.h), end-of-run checks and a watchdog (check.h),
+# and the command line (cli.h, cli.c).  A program includes "common/..."
+# with EXAMPLES_CPPFLAGS and lists COMMON_CLI_SOURCES if it uses cli.h.
+EXAMPLES_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples
+COMMON_HEADERS = examples/common/rng.h examples/common/dlist.h examples/common/check.h \
+	examples/common/cli.h
+COMMON_CLI_SOURCES = examples/common/cli.c $(COMMON_HEADERS)
