@@ -1,0 +1,41 @@
+# doc/doc.mk - included from Makefile.am; append to the shared variables with +=
+# Installed documentation (issue 13, items 6 and 7):
+#  - man pages, section 3: one per public function plus caslist(3), made by
+#    tools/gen-man from the headers' doc comments and committed in doc/man/
+#    (doc/man/man.mk lists them).  `make man` regenerates them; test/man.sh
+#    fails when they are stale and renders each one with groff -ww, man -l
+#    and mandoc -T lint (those installed), requiring no warnings;
+#  - README, ChangeLog, LICENSE and doc/*.md under $(docdir) (doc/ keeps its
+#    name, so README's links work), the runnable examples in
+#    $(docdir)/examples with a Makefile that builds them with pkg-config;
+#  - doc/examples/rcu_free: freeing removed nodes through liburcu, built
+#    and run by make check (clean under ASan; TSan with two annotations).
+include $(srcdir)/doc/man/man.mk
+
+man:
+	$(PYTHON3) $(srcdir)/tools/gen-man --srcdir $(srcdir) --out $(srcdir)/doc/man
+.PHONY: man
+
+nobase_doc_DATA = README.md ChangeLog LICENSE \
+	doc/protocol.md doc/cluster.md doc/lru.md doc/pagepool.md doc/bench.md doc/verification.md \
+	doc/img/add_near_4096.png doc/img/del_disjoint_4096.png doc/img/del_overlap_4096.png \
+	doc/img/fl_put_64.png doc/img/lru_all_262144.png doc/img/lru_all_4096.png \
+	doc/img/lru_all_64.png doc/img/lru_slice_262144.png doc/img/lru_slice_4096.png \
+	doc/img/lru_slice_64.png doc/img/queue_1024.png doc/img/splice_cut_127.png \
+	doc/img/splice_cut_16.png doc/img/splice_cut_255.png doc/img/splice_cut_31.png \
+	doc/img/splice_cut_511.png doc/img/splice_cut_63.png doc/img/splice_cut_8.png \
+	doc/img/stack_1024.png
+examplesdir = $(docdir)/examples
+examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
+	doc/examples/rcu_free.c
+
+if HAVE_URCU_MEMB
+check_PROGRAMS += doc/examples/rcu_free
+doc_examples_rcu_free_SOURCES = doc/examples/rcu_free.c
+doc_examples_rcu_free_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
+doc_examples_rcu_free_LDADD = $(TEST_LIBS) $(URCU_MEMB_LIBS)
+TESTS += doc/examples/rcu_free
+endif
+
+TESTS += test/man.sh
+EXTRA_DIST += test/man.sh

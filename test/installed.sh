@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# test/installed.sh - what a user gets from `make install` works (TAP).
+#   test/installed.sh              make check: `make install` into a scratch
+#                                  DESTDIR, then the checks below on it
+#   test/installed.sh --installed  make installcheck: the real prefix
+# Checks: headers, libraries and pkg-config files are where the .pc says;
+# the installed examples ($(docdir)/examples) build with their Makefile,
+# which uses `pkg-config --cflags --libs libcaslist` (C and C++ programs),
+# and run; with libcaslist-tsan installed, the same examples built with
+# -fsanitize=thread against it run with zero TSan reports; `man` finds
+# caslist_move_head(3) and renders it.
+set -u
+. "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
+n=0
+failed=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-inst.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+if [ "${1:-}" = --installed ]; then
+	root=${DESTDIR:-}
+	what="installed prefix $prefix"
+else
+	root=$tmp/root
+	what="make install DESTDIR=<scratch>"
+	$MAKE -C "$CASLIST_BUILDDIR" install DESTDIR="$root" >"$tmp/install.log" 2>&1
+	rc=$?
+	tail -5 "$tmp/install.log" | sed 's/^/# /'
+	ok $rc "make install DESTDIR=<scratch>"
+	[ $rc -eq 0 ] || { echo "1..$n"; exit 1; }
+fi
+echo "# $what"
+
+PKG_CONFIG_PATH=$root$libdir/pkgconfig
+PKG_CONFIG_LIBDIR=$root$libdir/pkgconfig	# only what was installed here
+export PKG_CONFIG_PATH PKG_CONFIG_LIBDIR
+if [ -n "$root" ]; then PKG_CONFIG_SYSROOT_DIR=$root; export PKG_CONFIG_SYSROOT_DIR; fi
+LD_LIBRARY_PATH=$root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+
+flags=$($PKG_CONFIG --cflags --libs libcaslist)
+ok $? "pkg-config --cflags --libs libcaslist: $flags"
+missing=
+for f in "$includedir"/caslist/caslist.h "$includedir"/caslist/list.h \
+	 "$includedir"/caslist/freelist.h "$includedir"/caslist/export.h \
+	 "$includedir"/caslist/version.h "$libdir"/libcaslist.so \
+	 "$mandir"/man3/caslist.3 "$mandir"/man3/caslist_move_head.3 \
+	 "$docdir"/README.md "$docdir"/doc/protocol.md "$docdir"/examples/Makefile.example; do
+	[ -e "$root$f" ] || missing="$missing $f"
+done
+ok "$(test -z "$missing"; echo $?)" "headers, library, man pages, docs installed$missing"
+
+# The installed examples, built as a user would, from a copy of docdir.
+build_examples() { # $1 = pkg-config module, $2 = extra flags, $3 = dir
+	cp -R "$root$docdir/examples" "$3" && chmod -R u+w "$3" &&
+	make -C "$3" -f Makefile.example CASLIST_PC="$1" CC="$CC" CXX="$CXX" \
+		EXTRA_FLAGS="$2" >"$3.log" 2>&1
+}
+run_examples() { # $1 = dir, $2 = label
+	for x in "$1"/*.c "$1"/*.cc; do
+		[ -e "$x" ] || continue
+		prog=${x%.*}
+		name=${prog##*/}
+		if [ ! -x "$prog" ]; then
+			echo "ok $((n = n + 1)) - # SKIP $2 $name: not built (dependency missing: see $1.log)"
+			continue
+		fi
+		"$prog" >"$tmp/run.log" 2>&1
+		rc=$?
+		reports=$(grep -c 'WARNING: ThreadSanitizer' "$tmp/run.log")
+		grep -v '^ok' "$tmp/run.log" | head -5 | sed 's/^/# /'
+		ok "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+			"$2 $name runs: exit $rc, $reports TSan reports"
+	done
+}
+# The examples link the library as installed; in a sanitizer build of the
+# project that library is instrumented, so the programs must be too.
+build_examples libcaslist "$SAN_FLAGS" "$tmp/ex"
+rc=$?
+sed 's/^/# /' "$tmp/ex.log" | grep -v '^# make' | head -12
+ok $rc "installed examples build with Makefile.example (pkg-config libcaslist)"
+TSAN_OPTIONS='halt_on_error=1 exitcode=66'
+export TSAN_OPTIONS
+run_examples "$tmp/ex" "[libcaslist]"
+
+if [ -e "$root$libdir/pkgconfig/libcaslist-tsan.pc" ]; then
+	build_examples libcaslist-tsan "" "$tmp/ex-tsan"
+	rc=$?
+	sed 's/^/# /' "$tmp/ex-tsan.log" | grep -v '^# make' | head -12
+	ok $rc "installed examples build against libcaslist-tsan ($($PKG_CONFIG --cflags --libs libcaslist-tsan))"
+	run_examples "$tmp/ex-tsan" "[user TSan build, libcaslist-tsan]"
+else
+	echo "ok $((n = n + 1)) - # SKIP libcaslist-tsan not installed (this build: TSAN_VARIANT=${TSAN_VARIANT:-no})"
+fi
+
+if command -v man >/dev/null 2>&1; then
+	MANPAGER=cat LC_ALL=C MANWIDTH=80 man -M "$root$mandir" -P cat caslist_move_head \
+		>"$tmp/man.txt" 2>"$tmp/man.err"
+	rc=$?
+	head -3 "$tmp/man.err" | sed 's/^/# /'
+	ok "$(test "$rc" -eq 0 && grep -q 'caslist_move_head' "$tmp/man.txt"; echo $?)" \
+		"man caslist_move_head renders ($(wc -l <"$tmp/man.txt") lines)"
+else
+	echo "ok $((n = n + 1)) - # SKIP man not installed (Debian: man-db)"
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ]

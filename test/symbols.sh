@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# test/symbols.sh - only caslist_ names at global scope (TAP).
+#  - every global symbol the static archives define starts with caslist_
+#    (internal ones with caslist__), so they cannot clash with a user's;
+#  - the shared objects export exactly the functions the installed headers
+#    declare with CASLIST_API (nothing internal, nothing missing).
+# Checks libcaslist and, when built, libcaslist-tsan.
+set -u
+. "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
+b=$CASLIST_BUILDDIR
+n=0
+failed=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-sym.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+# The public functions: every CASLIST_API declaration in the headers.
+for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h; do
+	case $h in */export.h) ;; *) cat "$h" ;; esac
+done |
+	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' |
+	sort -u >"$tmp/api"
+echo "# $(wc -l <"$tmp/api") public functions declared in the headers"
+
+libs=libcaslist
+[ "$TSAN_VARIANT" = yes ] && libs="$libs libcaslist-tsan"
+for lib in $libs; do
+	a=$b/lib/.libs/$lib.a
+	so=$b/lib/.libs/$lib.so
+	if [ -f "$a" ]; then
+		nm -g --defined-only "$a" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/a"
+		grep -v '^caslist_' "$tmp/a" >"$tmp/a.bad"
+		ok "$(test -s "$tmp/a.bad"; echo $((1 - $?)))" \
+			"$lib.a: $(wc -l <"$tmp/a") global symbols, all caslist_* $(tr '\n' ' ' <"$tmp/a.bad")"
+		echo "# $lib.a internal: $(grep '^caslist__' "$tmp/a" | tr '\n' ' ')"
+		comm -23 "$tmp/api" "$tmp/a" >"$tmp/a.missing"
+		ok "$(test -s "$tmp/a.missing"; echo $((1 - $?)))" \
+			"$lib.a defines every public function $(tr '\n' ' ' <"$tmp/a.missing")"
+	else
+		echo "ok $((n = n + 1)) - # SKIP $lib.a not built (--disable-static)"
+	fi
+	if [ -f "$so" ]; then
+		nm -D --defined-only "$so" | awk 'NF == 3 { print $3 }' | sed 's/@.*//' | sort -u >"$tmp/so"
+		diff "$tmp/api" "$tmp/so" >"$tmp/so.diff"
+		ok $? "$lib.so exports exactly the $(wc -l <"$tmp/api") CASLIST_API functions $(grep '^[<>]' "$tmp/so.diff" | tr '\n' ' ')"
+	else
+		echo "ok $((n = n + 1)) - # SKIP $lib.so not built (--disable-shared)"
+	fi
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]
