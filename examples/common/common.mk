@@ -6,6 +6,6 @@
 # and the command line (cli.h, cli.c).  A program includes "common/..."
 # with EXAMPLES_CPPFLAGS and lists COMMON_CLI_SOURCES if it uses cli.h.
 EXAMPLES_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples
-COMMON_HEADERS = examples/common/rng.h examples/common/dlist.h examples/common/check.h \
+COMMON_INCLUDES = examples/common/rng.h examples/common/dlist.h examples/common/check.h \
 	examples/common/cli.h
-COMMON_CLI_SOURCES = examples/common/cli.c $(COMMON_HEADERS)
+COMMON_CLI_SOURCES = examples/common/cli.c $(COMMON_INCLUDES)
