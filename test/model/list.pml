@@ -23,32 +23,41 @@
  *
  * Checked (assertions and spin's end-state check):
  *  - at each linearization point, a ghost `where[]` records whether each
- *    node is in the abstract list (IN) or owned by a process: an add must
- *    add a node its caller owns, a removal must remove a node that is IN
+ *    node is in list A or B (INA, INB) or owned by a process: an add must
+ *    add a node its caller owns, a removal must remove a node that is on
+ *    the list it is removed from
  *    (no node removed twice, none added twice);
  *  - the debug check of set_prev_checked: under the lock, next->prev ==
  *    self at every insert and unlink;
  *  - every process ends (no invalid end state = no deadlock);
  *  - each walk (iter_next) ends within WALK_BOUND steps;
- *  - at the end: the cycle from the head visits exactly the IN nodes,
+ *  - at the end: each list's cycle visits exactly the nodes the ghost says
+ *    are on it (INA, INB),
  *    once each, no lock bit is left, every next->prev == self.
  *
  * Mutants (-DMUT_...): each removes one lock step or one validation;
  * run.sh requires spin to report an error for each.
  */
 
-#define N      5		/* node 0 = head, 1..4 */
+#define N      6		/* node 0 = head of list A, 1..4 nodes, 5 = head of list B */
 #define HEAD   0
-#define NONE   5		/* prev == 0 (NULL), or "no node" */
-#define PPOIS  6		/* prev == CASLIST_POISON_PREV */
-#define ZERO   10		/* next == 0: never linked, or a cut chain's end */
-#define POIS   12		/* next == CASLIST_POISON_NEXT */
+#define HEADB  5
+#define NONE   6		/* prev == 0 (NULL), or "no node" */
+#define PPOIS  7		/* prev == CASLIST_POISON_PREV */
+#define ZERO   12		/* next == 0: never linked, or a cut chain's end */
+#define POIS   14		/* next == CASLIST_POISON_NEXT */
+#define CLAIMED 15		/* next == POISON|LOCK: claimed by caslist_touch */
 #define W(s)        (2 * (s))
 #define LOCKED(v)   (((v) % 2) == 1)
 #define PTR(v)      ((v) / 2)
-#define UNLINKED(v) ((v) >= ZERO)
+#define UNLINKED(v) ((v) >= ZERO && (v) != CLAIMED)
 #define PVALID(p)   ((p) < N)
-#define IN     9		/* ghost where[x]: x is in the abstract list */
+/* the head flag (lib/link.h): a property of the node that never changes */
+#define ISHEAD(x)   ((x) % HEADB == 0 && (x) <= HEADB)
+#define INA    9		/* ghost where[x]: x is in list A */
+#define INB    10		/* ghost where[x]: x is in list B */
+#define INLIST(g)   ((g) >= INA && (g) <= INB)
+#define LISTOF(h)   (INA + (h) / HEADB)
 #define NPROC  3
 #ifndef WALK_BOUND
 #define WALK_BOUND 24
@@ -63,16 +72,16 @@
  * for ever on an unchanging state is blocked: spin reports it.
  */
 #define RETRY_WHEN(changed, could_succeed) ((changed) || (could_succeed))
-/* the tail's link is free and points to the head */
-#define TAIL_FREE (PVALID(prv[HEAD]) && w[prv[HEAD]] == W(HEAD))
+/* the tail's link of list h is free and points to h */
+#define TAIL_FREE(h) (PVALID(prv[h]) && w[prv[h]] == W(h))
 
 #ifndef SCEN
 #define SCEN 0			/* 0: init picks any scenario */
 #endif
 
-byte w[7];			/* 7: indices NONE, PPOIS are never used, but in range */
-byte prv[7];
-byte where[7];			/* ghost: IN, or the owning process */
+byte w[8];			/* 8: indices NONE, PPOIS are never used, but in range */
+byte prv[8];
+byte where[8];			/* ghost: INA, INB, or the owning process */
 byte scen;
 byte done;
 
@@ -170,12 +179,22 @@ inline set_prev_checked(spc_s, spc_p, spc_was)
 	atomic { assert(prv[spc_s] == spc_was); prv[spc_s] = spc_p }
 }
 
-/* ghost: the chain first..last goes IN (it was owned by me) */
-inline ghost_in(gi_first, gi_last)
+/* ghost: gl = the list a held node or a head x is on */
+inline list_at(la_x)
+{
+	if
+	:: ISHEAD(la_x) -> gl = LISTOF(la_x)
+	:: else -> gl = where[la_x]
+	fi
+}
+
+/* ghost: the chain first..last goes into list gi_l (it was owned by me) */
+inline ghost_in(gi_first, gi_last, gi_l)
 {
 	g = gi_first;
+	assert(INLIST(gi_l));
 	do
-	:: assert(where[g] == me); where[g] = IN;
+	:: assert(where[g] == me); where[g] = gi_l;
 	   if
 	   :: g == gi_last -> break
 	   :: else -> g = PTR(w[g])
@@ -183,12 +202,12 @@ inline ghost_in(gi_first, gi_last)
 	od
 }
 
-/* ghost: the run first..last leaves the list, to me */
-inline ghost_out(go_first, go_last)
+/* ghost: the run first..last leaves list go_l, to me */
+inline ghost_out(go_first, go_last, go_l)
 {
 	g = go_first;
 	do
-	:: assert(where[g] == IN); where[g] = me;
+	:: assert(INLIST(go_l) && where[g] == go_l); where[g] = me;
 	   if
 	   :: g == go_last -> break
 	   :: else -> g = PTR(w[g])
@@ -206,7 +225,7 @@ inline link_insert_locked(lil_pos, lil_s, lil_first, lil_last)
 #endif
 	prv[lil_first] = lil_pos;			/* step 2 */
 	set_prev_checked(lil_s, lil_last, lil_pos);		/* steps 2, 3 */
-	d_step { w[lil_pos] = W(lil_first); ghost_in(lil_first, lil_last) }	/* step 4: linearization */
+	d_step { w[lil_pos] = W(lil_first); list_at(lil_pos); ghost_in(lil_first, lil_last, gl) }	/* step 4 */
 	w[lil_last] = W(lil_s)				/* step 5 */
 }
 
@@ -214,7 +233,7 @@ inline link_insert_locked(lil_pos, lil_s, lil_first, lil_last)
 inline link_unlink_locked(lul_p, lul_n, lul_s)
 {
 	set_prev_checked(lul_s, lul_p, lul_n);		/* step 1 */
-	d_step { w[lul_p] = W(lul_s); ghost_out(lul_n, lul_n) }	/* step 2: linearization */
+	d_step { w[lul_p] = W(lul_s); list_at(lul_p); ghost_out(lul_n, lul_n, gl) }	/* step 2 */
 	prv[lul_n] = PPOIS;				/* step 3: link_poison */
 	w[lul_n] = POIS
 }
@@ -222,42 +241,43 @@ inline link_unlink_locked(lul_p, lul_n, lul_s)
 /* ---- lib/list.c ------------------------------------------------------ */
 
 /* [S1] lock_tail: t = head->prev; link_lock_expect(t, head); retry. */
-inline lock_tail(lt_t)
+inline lock_tail(lt_h, lt_t)
 {
 	ok = 0;
 	do
 	:: ok -> break
 	:: else ->
-		lt_t = prv[HEAD];
+		lt_t = prv[lt_h];
 		if
 #ifdef MUT_TAIL_NO_EXPECT
 		/* mutant: wait for L(t) without checking t is still the tail */
 		:: PVALID(lt_t) -> link_lock(lt_t, s2); ok = (s2 != NONE); v = w[lt_t]
 #else
-		:: PVALID(lt_t) -> link_lock_expect(lt_t, HEAD, ok)
+		:: PVALID(lt_t) -> link_lock_expect(lt_t, lt_h, ok)
 #endif
 		:: else -> v = 255
 		fi;
 		if
 		:: ok -> skip
-		:: else -> RETRY_WHEN(prv[HEAD] != lt_t || (PVALID(lt_t) && w[lt_t] != v),
-				      TAIL_FREE)
+		:: else -> RETRY_WHEN(prv[lt_h] != lt_t || (PVALID(lt_t) && w[lt_t] != v),
+				      TAIL_FREE(lt_h))
 		fi
 	od
 }
 
-/* [S2] add_head / splice_head: L(head), insert. */
-inline op_add_head(oah_n)
+/* [S2] add_head / splice_head: L(head) ([S0] lock_head: one fetch_or,
+ * the same atomic step as link_lock on a head), insert. */
+inline op_add_head(oah_h, oah_n)
 {
-	link_lock(HEAD, s);
-	link_insert_locked(HEAD, s, oah_n, oah_n)
+	link_lock(oah_h, s);
+	link_insert_locked(oah_h, s, oah_n, oah_n)
 }
 
 /* [S3] add_tail / splice_tail: L(tail), insert before the head. */
-inline op_splice_tail(ost_first, ost_last)
+inline op_splice_tail(ost_h, ost_first, ost_last)
 {
-	lock_tail(t);
-	link_insert_locked(t, HEAD, ost_first, ost_last)
+	lock_tail(ost_h, t);
+	link_insert_locked(t, ost_h, ost_first, ost_last)
 }
 
 /* [S4] add_after(pos, n): L(pos) or ENOENT, insert. */
@@ -309,9 +329,12 @@ inline op_del(od_n)
 	fi
 }
 
-/* [S7] move_head(n): L(n), L(pred); first already: unlock both; else
- * L(head), unlink (n out), insert after the head (n in). */
-inline op_move_head(omh_n)
+/* [S7] move_head(h, n): L(n), L(pred); first already: unlock both; else
+ * unlink (n out of its list, L(pred) released, L(n) kept), then L(h)
+ * holding only L(n), insert after h (n in).  n may come from either list.
+ * Mutant MUT_MOVE_HOLD_PRED: the old order, L(h) taken while L(pred) is
+ * still held - pred may be the other list's head: deadlock. */
+inline op_move_head(omh_h, omh_n)
 {
 	link_lock(omh_n, s);
 	if
@@ -319,25 +342,71 @@ inline op_move_head(omh_n)
 	:: else ->
 		link_lock_prev(omh_n, p);
 		if
-		:: p == HEAD -> w[p] = W(omh_n); w[omh_n] = W(s)
+		:: p == omh_h -> w[p] = W(omh_n); w[omh_n] = W(s); got = 1
 		:: else ->
-			link_lock(HEAD, f);
-			assert(f != omh_n);
+#ifdef MUT_MOVE_HOLD_PRED
+			link_lock(omh_h, f);
+#endif
 			set_prev_checked(s, p, omh_n);
-			d_step { w[p] = W(s); ghost_out(omh_n, omh_n) }
-			link_insert_locked(HEAD, f, omh_n, omh_n)
+			d_step { w[p] = W(s); list_at(p); ghost_out(omh_n, omh_n, gl) }
+#ifndef MUT_MOVE_HOLD_PRED
+			link_lock(omh_h, f);
+#endif
+			assert(f != omh_n);
+			link_insert_locked(omh_h, f, omh_n, omh_n);
+			got = 1
 		fi
 	fi
 }
 
+/* [S12] touch(h, n): claim an unlinked n by one CAS (-> CLAIMED, a locked
+ * word), then L(h) and insert; if n is linked, move_head; if that finds n
+ * gone, look again.  Mutant MUT_TOUCH_PLAIN: the claim is a load and a
+ * plain store (two adders both win). */
+inline op_touch(oth_h, oth_n)
+{
+	do
+	:: v = w[oth_n];
+	   if
+	   :: UNLINKED(v) ->
+#ifdef MUT_TOUCH_PLAIN
+		ok = 1;
+		d_step { w[oth_n] = CLAIMED; assert(!INLIST(where[oth_n])); where[oth_n] = me }
+#else
+		d_step {
+			if
+			:: w[oth_n] == v -> w[oth_n] = CLAIMED; ok = 1;
+				assert(!INLIST(where[oth_n])); where[oth_n] = me
+			:: else -> ok = 0
+			fi
+		}
+#endif
+		if
+		:: ok ->
+			link_lock(oth_h, f);
+			link_insert_locked(oth_h, f, oth_n, oth_n);
+			break
+		:: else -> skip
+		fi
+	   :: else ->
+		got = 0;
+		op_move_head(oth_h, oth_n);
+		if
+		:: got -> break
+		:: else -> skip
+		fi
+	   fi
+	od
+}
+
 /* [S8] pop_head: L(head) (waits), then only TRYlock L(first). */
-inline op_pop_head()
+inline op_pop_head(oph_h)
 {
 	got = NONE;
 	do
-	:: link_lock(HEAD, f);
+	:: link_lock(oph_h, f);
 	   if
-	   :: f == HEAD -> w[HEAD] = W(HEAD); break	/* empty */
+	   :: f == oph_h -> w[oph_h] = W(oph_h); break	/* empty */
 	   :: else -> skip
 	   fi;
 #ifdef MUT_POP_HEAD_WAITS
@@ -346,50 +415,53 @@ inline op_pop_head()
 	   link_trylock(f, ok, s);
 #endif
 	   if
-	   :: ok -> link_unlink_locked(HEAD, f, s); got = f; break
+	   :: ok -> link_unlink_locked(oph_h, f, s); got = f; break
 	   :: else ->
-		w[HEAD] = W(f);			/* release, back off, retry */
-		RETRY_WHEN(w[f] != v || PTR(w[HEAD]) != f, !LOCKED(w[f]))
+		w[oph_h] = W(f);			/* release, back off, retry */
+		RETRY_WHEN(w[f] != v || PTR(w[oph_h]) != f, !LOCKED(w[f]))
 	   fi
 	od
 }
 
 /* [S9] pop_tail: t = head->prev; t == head: empty if head->next == head;
  * else link_lock_expect(t, head), L(pred) (waits), unlink. */
-inline op_pop_tail()
+inline op_pop_tail(opt_h)
 {
 	got = NONE;
 	do
-	:: t = prv[HEAD];
+	:: t = prv[opt_h];
 	   if
-	   :: t == HEAD ->
-		v = w[HEAD];
+	   :: t == opt_h ->
+		v = w[opt_h];
 		if
-		:: v == W(HEAD) -> break		/* empty */
-		:: else -> RETRY_WHEN(prv[HEAD] != t || w[HEAD] != v, w[HEAD] == W(HEAD))
+		:: v == W(opt_h) -> break		/* empty */
+		:: else -> RETRY_WHEN(prv[opt_h] != t || w[opt_h] != v, w[opt_h] == W(opt_h))
 		fi
 	   :: else ->
 		ok = 0;
 		if
-		:: PVALID(t) -> link_lock_expect(t, HEAD, ok)
+		:: PVALID(t) -> link_lock_expect(t, opt_h, ok)
 		:: else -> v = 255
 		fi;
 		if
 		:: ok ->
 			link_lock_prev(t, p);
-			link_unlink_locked(p, t, HEAD);
+			link_unlink_locked(p, t, opt_h);
 			got = t;
 			break
-		:: else -> RETRY_WHEN(prv[HEAD] != t || (PVALID(t) && w[t] != v),
-				      TAIL_FREE)
+		:: else -> RETRY_WHEN(prv[opt_h] != t || (PVALID(t) && w[t] != v),
+				      TAIL_FREE(opt_h))
 		fi
 	   fi
 	od
 }
 
-/* [S10] cut_front(last): L(last) (waits; NULL if removed), L(head)
- * (waits), s->prev = head, first->prev = 0, head->next = s, last->next = 0. */
-inline op_cut(oc_last)
+/* [S10] cut_front(h, last): L(last) (waits; NULL if removed), L(h)
+ * (waits); NULL if h's list is empty or last's successor is the OTHER
+ * list's head (last moved there); else s->prev = h, first->prev = 0,
+ * h->next = s, last->next = 0.  Mutant MUT_CUT_NO_LIST_CHECK: no list
+ * check (the cut links h into the other list). */
+inline op_cut(oc_h, oc_last)
 {
 	got = NONE;
 #ifdef MUT_CUT_NO_LAST_LOCK
@@ -404,29 +476,44 @@ inline op_cut(oc_last)
 	if
 	:: s == NONE -> skip			/* last was removed: NULL */
 	:: else ->
-		link_lock(HEAD, f);
-		assert(f != HEAD);
-		set_prev_checked(s, HEAD, oc_last);
-		prv[f] = NONE;
-		d_step { w[HEAD] = W(s); ghost_out(f, oc_last) }
-		w[oc_last] = ZERO;
-		got = f
+		link_lock(oc_h, f);
+		if
+#ifndef MUT_CUT_NO_LIST_CHECK
+		:: f == oc_h || (s != oc_h && ISHEAD(s)) ->
+			w[oc_h] = W(f); w[oc_last] = W(s)	/* not on this list: NULL */
+#endif
+		:: else ->
+			assert(f != oc_h);
+			set_prev_checked(s, oc_h, oc_last);
+			prv[f] = NONE;
+			d_step { w[oc_h] = W(s); ghost_out(f, oc_last, LISTOF(oc_h)) }
+			w[oc_last] = ZERO;
+			got = f
+		fi
 	fi
 }
 
-/* [S11] iter_next from the head to the end: wait on a locked word,
- * restart on an unlinked one; must end within WALK_BOUND steps. */
-inline op_walk()
+/* [S11] iter_next from h to the end: wait on a locked word, restart on
+ * an unlinked one or on another list's head (the cursor's node moved);
+ * never returns a head as a node; must end within WALK_BOUND steps.
+ * Mutant MUT_WALK_NO_HEAD_CHECK: only h ends the walk. */
+inline op_walk(ow_h)
 {
-	cur = HEAD;
+	cur = ow_h;
 	steps = 0;
 	do
 	:: atomic { !LOCKED(w[cur]) -> v = w[cur] };
 	   if
-	   :: UNLINKED(v) -> cur = HEAD		/* CASLIST_EAGAIN: restart */
-	   :: !UNLINKED(v) && PTR(v) == HEAD -> break
+	   :: UNLINKED(v) -> cur = ow_h		/* CASLIST_EAGAIN: restart */
+	   :: !UNLINKED(v) && PTR(v) == ow_h -> break
+#ifndef MUT_WALK_NO_HEAD_CHECK
+	   :: !UNLINKED(v) && PTR(v) != ow_h && ISHEAD(PTR(v)) -> cur = ow_h	/* EAGAIN */
 	   :: else -> cur = PTR(v)
+#else
+	   :: else -> cur = PTR(v)
+#endif
 	   fi;
+	   assert(cur == ow_h || !ISHEAD(cur));	/* a head is never a node */
 	   steps++;
 	   assert(steps <= WALK_BOUND)
 	od
@@ -436,7 +523,7 @@ inline op_walk()
 
 proctype P(byte me)
 {
-	byte s, s2, p, q, f, t, v, v1, v2, g, got, cur, steps, ok;
+	byte s, s2, p, q, f, t, v, v1, v2, g, gl, got, cur, steps, ok;
 
 	if
 	:: scen == 1 ->			/* delete of neighbours, add_after next to them */
@@ -447,68 +534,123 @@ proctype P(byte me)
 		fi
 	:: scen == 2 ->			/* rotate: move_head races with del and pop */
 		if
-		:: me == 0 -> op_move_head(3); op_move_head(1)
-		:: me == 1 -> op_move_head(2)
-		:: me == 2 -> op_del(3); op_pop_tail()
+		:: me == 0 -> op_move_head(HEAD, 3); op_move_head(HEAD, 1)
+		:: me == 1 -> op_move_head(HEAD, 2)
+		:: me == 2 -> op_del(3); op_pop_tail(HEAD)
 		fi
 	:: scen == 3 ->			/* both ends, and del of the first node */
 		if
-		:: me == 0 -> op_add_head(2); op_pop_head()
-		:: me == 1 -> op_splice_tail(3, 3); op_pop_tail()
+		:: me == 0 -> op_add_head(HEAD, 2); op_pop_head(HEAD)
+		:: me == 1 -> op_splice_tail(HEAD, 3, 3); op_pop_tail(HEAD)
 		:: me == 2 -> op_del(1);
 			if
-			:: got == 1 -> op_splice_tail(1, 1)	/* re-add the node it removed */
+			:: got == 1 -> op_splice_tail(HEAD, 1, 1)	/* re-add the node it removed */
 			:: else -> skip
 			fi
 		fi
 	:: scen == 4 ->			/* cut a prefix, splice it back; last raced */
 		if
-		:: me == 0 -> op_cut(2);
+		:: me == 0 -> op_cut(HEAD, 2);
 			if
-			:: got != NONE -> op_splice_tail(got, 2)
+			:: got != NONE -> op_splice_tail(HEAD, got, 2)
 			:: else -> skip
 			fi
-		:: me == 1 -> op_add_head(4); op_pop_head()
-		:: me == 2 -> op_del(2); op_pop_tail()
+		:: me == 1 -> op_add_head(HEAD, 4); op_pop_head(HEAD)
+		:: me == 2 -> op_del(2); op_pop_tail(HEAD)
 		fi
 	:: scen == 5 ->			/* add_near at a node being deleted or moved */
 		if
 		:: me == 0 -> op_add_near(1, 3)
 		:: me == 1 -> op_add_near(2, 4); op_del(1)
-		:: me == 2 -> op_move_head(2)
+		:: me == 2 -> op_move_head(HEAD, 2)
 		fi
 	:: scen == 6 ->			/* a walk while nodes move, leave and come back */
 		if
-		:: me == 0 -> op_move_head(3); op_del(1)
-		:: me == 1 -> op_add_head(4); op_pop_tail()
-		:: me == 2 -> op_walk()
+		:: me == 0 -> op_move_head(HEAD, 3); op_del(1)
+		:: me == 1 -> op_add_head(HEAD, 4); op_pop_tail(HEAD)
+		:: me == 2 -> op_walk(HEAD)
 		fi
 	:: scen == 7 ->			/* add_near at the head (head and tail links) */
 		if
 		:: me == 0 -> op_add_near(HEAD, 3)
 		:: me == 1 -> op_add_near(HEAD, 4)
-		:: me == 2 -> op_pop_tail(); op_pop_head()
+		:: me == 2 -> op_pop_tail(HEAD); op_pop_head(HEAD)
+		fi
+	:: scen == 8 ->			/* two lists: moves in both directions */
+		if
+		:: me == 0 -> op_move_head(HEADB, 1)	/* 1 is first on A */
+		:: me == 1 -> op_move_head(HEAD, 3)	/* 3 is first on B */
+		:: me == 2 -> op_move_head(HEADB, 2); op_pop_tail(HEAD)
+		fi
+	:: scen == 9 ->			/* a cut racing a move of its last to the other list */
+		if
+		:: me == 0 -> op_cut(HEAD, 2);
+			if
+			:: got != NONE -> op_splice_tail(HEAD, got, 2)
+			:: else -> skip
+			fi
+		:: me == 1 -> op_del(2);
+			if
+			:: got == 2 -> op_splice_tail(HEADB, 2, 2)
+			:: else -> skip
+			fi
+		:: me == 2 -> op_move_head(HEADB, 3)
+		fi
+	:: scen == 10 ->		/* a walk whose nodes move to the other list */
+		if
+		:: me == 0 -> op_walk(HEAD)
+		:: me == 1 -> op_move_head(HEADB, 1); op_move_head(HEADB, 2)
+		:: me == 2 -> op_move_head(HEAD, 3)
+		fi
+	:: scen == 11 ->		/* racing touches of one node, against its removal */
+		if
+		:: me == 0 -> op_touch(HEAD, 3)
+		:: me == 1 -> op_touch(HEADB, 3)
+		:: me == 2 -> op_pop_tail(HEAD); op_del(3)
 		fi
 	fi;
 	done++
 }
 
-/* Build head -> a -> b -> c -> head (0 = absent); the other nodes are
- * unlinked (ZERO) and owned by `own` (their future adder). */
-inline build(b_a, b_b, b_c)
+/* Build list A: head -> a -> b -> c -> head and list B: headb -> d -> e
+ * -> headb (0 = absent); the other nodes are unlinked (ZERO) and owned
+ * by whoever the scenario says (their future adder), 255 = nobody. */
+inline build(b_a, b_b, b_c, b_d, b_e)
 {
 	w[HEAD] = W(HEAD); prv[HEAD] = HEAD;
+	w[HEADB] = W(HEADB); prv[HEADB] = HEADB;
 	i = 1;
 	do
-	:: i < N -> w[i] = ZERO; prv[i] = NONE; where[i] = 255; i++
+	:: i < HEADB -> w[i] = ZERO; prv[i] = NONE; where[i] = 255; i++
 	:: else -> break
 	od;
 	w[NONE] = POIS; w[PPOIS] = POIS;
 	last = HEAD;
-	if :: b_a != 0 -> w[last] = W(b_a); prv[b_a] = last; where[b_a] = IN; last = b_a :: else fi;
-	if :: b_b != 0 -> w[last] = W(b_b); prv[b_b] = last; where[b_b] = IN; last = b_b :: else fi;
-	if :: b_c != 0 -> w[last] = W(b_c); prv[b_c] = last; where[b_c] = IN; last = b_c :: else fi;
-	w[last] = W(HEAD); prv[HEAD] = last
+	if :: b_a != 0 -> w[last] = W(b_a); prv[b_a] = last; where[b_a] = INA; last = b_a :: else fi;
+	if :: b_b != 0 -> w[last] = W(b_b); prv[b_b] = last; where[b_b] = INA; last = b_b :: else fi;
+	if :: b_c != 0 -> w[last] = W(b_c); prv[b_c] = last; where[b_c] = INA; last = b_c :: else fi;
+	w[last] = W(HEAD); prv[HEAD] = last;
+	last = HEADB;
+	if :: b_d != 0 -> w[last] = W(b_d); prv[b_d] = last; where[b_d] = INB; last = b_d :: else fi;
+	if :: b_e != 0 -> w[last] = W(b_e); prv[b_e] = last; where[b_e] = INB; last = b_e :: else fi;
+	w[last] = W(HEADB); prv[HEADB] = last
+}
+
+/* the end state of list h: one cycle through exactly its nodes */
+inline check_list(cl_h)
+{
+	x = cl_h;
+	cnt = 0;
+	do
+	:: assert(!LOCKED(w[x]) && !UNLINKED(w[x]));
+	   assert(prv[PTR(w[x])] == x);
+	   x = PTR(w[x]);
+	   if
+	   :: x == cl_h -> break
+	   :: else -> assert(!ISHEAD(x) && where[x] == LISTOF(cl_h) && !seen[x]); seen[x] = 1;
+		cnt++; assert(cnt < N)
+	   fi
+	od
 }
 
 init {
@@ -524,36 +666,34 @@ init {
 		:: SCEN == 0 || SCEN == 5 -> scen = 5
 		:: SCEN == 0 || SCEN == 6 -> scen = 6
 		:: SCEN == 0 || SCEN == 7 -> scen = 7
+		:: SCEN == 0 || SCEN == 8 -> scen = 8
+		:: SCEN == 0 || SCEN == 9 -> scen = 9
+		:: SCEN == 0 || SCEN == 10 -> scen = 10
+		:: SCEN == 0 || SCEN == 11 -> scen = 11
 		fi;
 		if
-		:: scen == 1 -> build(1, 2, 3); where[4] = 2
-		:: scen == 2 -> build(1, 2, 3)
-		:: scen == 3 -> build(1, 0, 0); where[2] = 0; where[3] = 1
-		:: scen == 4 -> build(1, 2, 3); where[4] = 1
-		:: scen == 5 -> build(1, 2, 0); where[3] = 0; where[4] = 1
-		:: scen == 6 -> build(1, 2, 3); where[4] = 1
-		:: scen == 7 -> build(1, 2, 0); where[3] = 0; where[4] = 1
+		:: scen == 1 -> build(1, 2, 3, 0, 0); where[4] = 2
+		:: scen == 2 -> build(1, 2, 3, 0, 0)
+		:: scen == 3 -> build(1, 0, 0, 0, 0); where[2] = 0; where[3] = 1
+		:: scen == 4 -> build(1, 2, 3, 0, 0); where[4] = 1
+		:: scen == 5 -> build(1, 2, 0, 0, 0); where[3] = 0; where[4] = 1
+		:: scen == 6 -> build(1, 2, 3, 0, 0); where[4] = 1
+		:: scen == 7 -> build(1, 2, 0, 0, 0); where[3] = 0; where[4] = 1
+		:: scen == 8 -> build(1, 2, 0, 3, 4)
+		:: scen == 9 -> build(1, 2, 3, 0, 0)
+		:: scen == 10 -> build(1, 2, 0, 3, 0)
+		:: scen == 11 -> build(1, 0, 0, 2, 0)	/* 3 unlinked, nobody's */
 		fi;
 		run P(0); run P(1); run P(2)
 	}
 	done == NPROC;
-	/* the end state: one cycle through exactly the IN nodes */
+	/* the end state: each list one cycle through exactly its nodes */
 	d_step {
-		x = HEAD;
-		cnt = 0;
-		do
-		:: assert(!LOCKED(w[x]) && !UNLINKED(w[x]));
-		   assert(prv[PTR(w[x])] == x);
-		   x = PTR(w[x]);
-		   if
-		   :: x == HEAD -> break
-		   :: else -> assert(where[x] == IN && !seen[x]); seen[x] = 1; cnt++;
-			assert(cnt < N)
-		   fi
-		od;
+		check_list(HEAD);
+		check_list(HEADB);
 		i = 1;
 		do
-		:: i < N -> assert(seen[i] == (where[i] == IN)); i++
+		:: i < HEADB -> assert(seen[i] == INLIST(where[i])); i++
 		:: else -> break
 		od
 	}
