@@ -96,7 +96,7 @@ static inline void link_unlock(node_t *x, node_t *s)
 }
 
 /*
- * link_trylock - one attempt at L(x).  Relaxed load: only a guess at the
+ * [L2] link_trylock - one attempt at L(x).  Relaxed load: only a guess at the
  * expected value; the CAS decides.  CAS acquire on success: pairs with the
  * release in link_unlock that wrote the successor we
  * expect, so the link's last holder's writes are visible to us.
@@ -117,7 +117,7 @@ static inline bool link_trylock_op(node_t *x, node_t **succ, const char *op)
 }
 
 /*
- * link_lock - wait for L(x).  Returns succ(x), or NULL if x is (or becomes)
+ * [L1] link_lock - wait for L(x).  Returns succ(x), or NULL if x is (or becomes)
  * not linked.  Orders as link_trylock; a failed CAS is relaxed (no data is
  * read on that path).  Caller obeys the lock order (see link_lock_prev).
  */
@@ -144,7 +144,7 @@ static inline node_t *link_lock_op(node_t *x, const char *op)
 }
 
 /*
- * link_lock_expect - take L(x) only while x->next == expect (unlocked).
+ * [L3] link_lock_expect - take L(x) only while x->next == expect (unlocked).
  * Waits while x->next is locked; returns false as soon as x->next holds
  * any other unlocked value (x is no longer expect's predecessor).
  * Same orders as link_lock.
@@ -196,7 +196,7 @@ static inline bool prev_valid(const node_t *p)
 }
 
 /*
- * link_trylock_prev - one attempt at the link pointing to x.  Returns the
+ * [L4] link_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
 static inline node_t *link_trylock_prev_op(node_t *x, const char *op)
@@ -217,7 +217,7 @@ static inline node_t *link_trylock_prev_op(node_t *x, const char *op)
 }
 
 /*
- * link_lock_prev - wait for the lock of the link pointing to x; x must stay
+ * [L5] link_lock_prev - wait for the lock of the link pointing to x; x must stay
  * linked meanwhile (the caller holds L(x)).  Lock order: waiting here while
  * holding L(x) is waiting for a link *before* x, which is allowed; every
  * holder of L(pred) either holds nothing after it or waits only further
@@ -254,7 +254,7 @@ static inline node_t *link_lock_prev_op(node_t *x, const char *op)
 }
 
 /*
- * set_prev_checked - succ->prev = p, under the lock of the link pointing to
+ * [L6] set_prev_checked - succ->prev = p, under the lock of the link pointing to
  * succ, keeping succ's head flag.  The caller owns the word (only the
  * holder of L(pred(succ)) writes it), so a load then a store is enough.
  * Relaxed load: our own word.  Release store: pairs with the acquire in
@@ -284,7 +284,7 @@ static inline void set_prev_new(node_t *n, node_t *p)
 }
 
 /*
- * link_insert_locked - link the chain first..last between pos and succ.
+ * [L7] link_insert_locked - link the chain first..last between pos and succ.
  * Requires L(pos) held with succ(pos) == succ.  Releases L(pos).
  *
  *  1. last->next = succ|LOCK  - last's own link starts locked, so an op
@@ -324,7 +324,7 @@ static inline void link_poison(node_t *n)
 }
 
 /*
- * link_unlink_locked - remove n from between pred and succ.  Requires
+ * [L8] link_unlink_locked - remove n from between pred and succ.  Requires
  * L(pred) (pred->next == n|LOCK) and L(n) (n->next == succ|LOCK).
  *  1. succ->prev = pred - ours under L(n); relaxed, published by step 2.
  *  2. pred->next = succ - link_unlock (release): n leaves the list here.

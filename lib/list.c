@@ -103,7 +103,7 @@ bool caslist_node_linked(const struct caslist_node *n)
 	return !w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed));
 }
 
-/* Take the tail's link: wait on the current tail, re-reading the hint when
+/* [S1] Take the tail's link: wait on the current tail, re-reading the hint when
  * the node we waited on is no longer the tail.  Holds nothing meanwhile. */
 static node_t *lock_tail(node_t *h, const char *op)
 {
@@ -120,7 +120,7 @@ static node_t *lock_tail(node_t *h, const char *op)
 	}
 }
 
-/* splice at head: L(head) only. Linearizes at head->next = first. */
+/* [S2] splice at head: L(head) only. Linearizes at head->next = first. */
 static void splice_head(struct caslist_list *l, node_t *first, node_t *last, const char *op)
 {
 	node_t *h = head_of(l);
@@ -129,7 +129,7 @@ static void splice_head(struct caslist_list *l, node_t *first, node_t *last, con
 	link_insert_locked(h, s, first, last, op);
 }
 
-/* splice at tail: L(tail) only. Linearizes at tail->next = first. */
+/* [S3] splice at tail: L(tail) only. Linearizes at tail->next = first. */
 static void splice_tail(struct caslist_list *l, node_t *first, node_t *last, const char *op)
 {
 	node_t *h = head_of(l);
@@ -164,7 +164,7 @@ void caslist_splice_tail(struct caslist_list *l, struct caslist_node *first,
 	splice_tail(l, first, last, "caslist_splice_tail");
 }
 
-/* add after pos: L(pos) only. */
+/* [S4] add after pos: L(pos) only. */
 int caslist_add_after(struct caslist_node *pos, struct caslist_node *n)
 {
 	node_t *s;
@@ -178,7 +178,7 @@ int caslist_add_after(struct caslist_node *pos, struct caslist_node *n)
 }
 
 /*
- * add near pos: try L(pos) (after pos), then the link pointing to pos
+ * [S5] add near pos: try L(pos) (after pos), then the link pointing to pos
  * (before pos), never waiting on either; back off and repeat.  Only these
  * two links are candidates: both are validated against pos itself.  A hop
  * past a busy link to "the next free one" would follow a pointer read
@@ -209,7 +209,7 @@ int caslist_add_near(struct caslist_node *pos, struct caslist_node *n)
 	}
 }
 
-/* delete: L(n), then wait for L(pred(n)).  Linearizes at pred->next = succ. */
+/* [S6] delete: L(n), then wait for L(pred(n)).  Linearizes at pred->next = succ. */
 static int del_common(node_t *n, const char *op)
 {
 	node_t *s = link_lock_op(n, op);
@@ -322,7 +322,7 @@ int caslist_touch(struct caslist_list *l, struct caslist_node *n)
 }
 
 /*
- * pop head: L(head) first (waiting is fine: nothing held), then only TRY
+ * [S8] pop head: L(head) first (waiting is fine: nothing held), then only TRY
  * L(first): a thread deleting the first node holds L(first) and waits for
  * L(head), so waiting here would deadlock.  On failure release and retry.
  */
@@ -349,7 +349,7 @@ struct caslist_node *caslist_pop_head(struct caslist_list *l)
 }
 
 /*
- * pop tail: take L(tail) as add_tail does (it stays the tail while we hold
+ * [S9] pop tail: take L(tail) as add_tail does (it stays the tail while we hold
  * its link: nothing can be inserted after it), then wait for L(pred) as a
  * delete.  Empty only if head->next is unlocked and points to the head.
  */
@@ -444,6 +444,8 @@ struct caslist_node *caslist_chain_next(const struct caslist_node *n)
 	return w_unlinked(v) ? NULL : node_of(v);
 }
 
+/* [S11] step a cursor: wait on a locked word; EAGAIN on an unlinked one or
+ * on another list's head; 0 at this list's head. */
 int caslist_iter_next(const struct caslist_list *l, struct caslist_node **cur)
 {
 	struct backoff b = BACKOFF_INIT;

@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# test/model/tags.sh - the step tags ([L1]..., [S1]...) tie the spin model
+# to the code and to doc/protocol.md section 11 (no line numbers to drift).
+# TAP: 1. every tag in test/model/list.pml is in lib/link.h or lib/list.c,
+# 2. every tag in the code is in the model, 3. every tag is in the doc's
+# map, 4. each tag names one place in the code (not two).
+src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$src/test/tap.sh"
+tags() { grep -ho '\[[LS][0-9][0-9]*\]' "$@" | sort -u; }
+model=$(tags "$src/test/model/list.pml")
+code=$(tags "$src/lib/link.h" "$src/lib/list.c")
+doc=$(sed -n '/^## 11\./,/^## 12\./p' "$src/doc/protocol.md" | grep -o '\[[LS][0-9][0-9]*\]' | sort -u)
+tap_plan 4
+miss=$(printf '%s\n' "$model" | grep -vxF -e "$code")
+tap_check "$([ -z "$miss" ]; echo $?)" "every model tag is in the code ($(printf '%s\n' "$model" | wc -l) tags)" "missing in lib/: $miss"
+miss=$(printf '%s\n' "$code" | grep -vxF -e "$model")
+tap_check "$([ -z "$miss" ]; echo $?)" "every code tag is in the model" "missing in list.pml: $miss"
+miss=$(printf '%s\n' "$model" | grep -vxF -e "$doc")
+tap_check "$([ -z "$miss" ]; echo $?)" "every tag is in doc/protocol.md section 11" "missing in the doc: $miss"
+dup=$(cat "$src/lib/link.h" "$src/lib/list.c" | grep -o '\[[LS][0-9][0-9]*\]' | sort | uniq -d)
+tap_check "$([ -z "$dup" ]; echo $?)" "each tag marks one place in the code" "tagged twice: $dup"
+tap_done
