@@ -48,7 +48,8 @@
 	} while (0)
 
 static int step;
-static unsigned long long op_count[17];	/* per decoded op, for the replay summary */
+#define NOPS 19			/* 12 list ops, 7 free-list ops */
+static unsigned long long op_count[NOPS];	/* per decoded op, for the replay summary */
 
 /* ---- lists and their model ---- */
 
@@ -336,6 +337,40 @@ static void op_list(unsigned op)
 		}
 		break;
 	}
+	case 10: /* touch: move to the head if linked (any list), else add */
+		n = (int)(b % NN);
+		if (where[n] < 0) {
+			REQUIRE(caslist_touch(&L[l], &node[n]) == CASLIST_TOUCH_ADDED, "touch add");
+		} else {
+			REQUIRE(caslist_touch(&L[l], &node[n]) == CASLIST_OK, "touch move");
+			m_remove(n);
+		}
+		m_insert(l, 0, n);
+		break;
+	case 11: { /* two threads' steps interleaved: a walk of list l stops
+		    * on a node, another op runs (it may move that node to
+		    * another list, remove or cut it), the walk goes on */
+		struct caslist_node *cur = &L[l].head;
+		int steps = (int)(b % 4), rc, c;
+
+		for (int i = 0; i < steps && caslist_iter_next(&L[l], &cur) == 1; i++)
+			;
+		if (cur == &L[l].head)
+			return;
+		op_list(byte() % 11);
+		c = idx_of(cur);
+		rc = caslist_iter_next(&L[l], &cur);
+		if (where[c] < 0) {
+			REQUIRE(rc == CASLIST_EAGAIN, "walk from a removed node: %d", rc);
+		} else if (pos_in(where[c], c) + 1 < len[where[c]]) {
+			REQUIRE(rc == 1 && cur == &node[seq[where[c]][pos_in(where[c], c) + 1]],
+				"walk: rc %d, node %d", rc, idx_of(cur));
+		} else {	/* the last node of its list: the end, or another list's head */
+			REQUIRE(rc == (where[c] == l ? 0 : CASLIST_EAGAIN),
+				"walk off the end of list %d (walking %d): %d", where[c], l, rc);
+		}
+		break;
+	}
 	case 9: { /* the exported lock-word primitives leave no trace */
 		struct caslist_node *s, *x;
 
@@ -513,14 +548,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in_left = size;
 	reset();
 	for (step = 0; in_left > 0 && step < MAX_STEPS; step++) {
-		unsigned op = byte() % 17;
+		unsigned op = byte() % NOPS;
 
 		op_count[op]++;
 
-		if (op < 10)
+		if (op < 12)
 			op_list(op);
 		else
-			op_fl(op - 10);
+			op_fl(op - 12);
 		check_lists();
 		check_fl();
 	}
@@ -570,7 +605,7 @@ int main(int argc, char **argv)
 	}
 	printf("ok 2 - %ld random inputs (seed 1) match the reference model\n", nrand);
 	printf("# ops decoded:");
-	for (int i = 0; i < 17; i++)
+	for (int i = 0; i < NOPS; i++)
 		printf(" %llu", op_count[i]);
 	printf("\n1..2\n");
 	return 0;
