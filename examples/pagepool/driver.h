@@ -98,7 +98,8 @@ struct worker {
 	struct run *r;
 	unsigned idx;
 	int kind;			/* mixed: 0 order-0, 1 THP */
-	uint64_t pages, pages2, attempts, fallbacks, ooms, ns, cpu_ns;
+	uint64_t pages, pages2, attempts, fallbacks, ooms;
+	uint64_t t0, ns, cpu_ns;	/* start, wall and CPU time of its loop */
 	struct pp_page **arr;
 	size_t narr;
 	pthread_t th;
@@ -113,8 +114,8 @@ struct run {
 	pthread_barrier_t start;
 	_Atomic(bool) stop;
 	size_t chunk;			/* pages per page_fault1 loop */
-	uint64_t t_start, t_end;	/* the measured interval: workers released,
-					 * last worker finished */
+	uint64_t t_start, t_end;	/* the measured interval: first worker
+					 * started, last worker finished */
 };
 
 static inline bool stopped(struct run *r)

@@ -288,6 +288,11 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 			zone_lock(c);
 			got = refill_split_locked(c);
 			zone_unlock(c);
+			if (got == 0 && z->stash_max)
+				/* Out of pages: the other stashes count as free
+				 * memory, so ask for them.  relaxed: a request,
+				 * see stash_check_drain. */
+				atomic_fetch_add_explicit(&z->drain_gen, 1, memory_order_relaxed);
 			return got;
 		}
 		break;

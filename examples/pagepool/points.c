@@ -27,12 +27,15 @@ struct group *pp_groups;
 size_t pp_ngroups;
 static size_t cap_groups;
 
-/* The caslist mode's per-thread stash: --stash, or half a page_fault1
- * chunk, but never more than a quarter of the zone over all threads. */
+/* The caslist mode's per-thread stash: --stash, or one page_fault1 chunk
+ * (measured better than half a chunk: doc/pagepool.md), but never more
+ * than a quarter of the zone over all threads.  Stashed pages are free
+ * memory: a thread that runs out, or a compaction that fails, asks every
+ * stash back, so the chunk is fitted without them. */
 static size_t stash_pages(unsigned nworkers)
 {
 	size_t cap = pp_arena_pages / 4 / nworkers;
-	size_t want = pp_opt.stash >= 0 ? (size_t)pp_opt.stash : pp_opt.chunk / PP_PAGE_SIZE / 2;
+	size_t want = pp_opt.stash >= 0 ? (size_t)pp_opt.stash : pp_opt.chunk / PP_PAGE_SIZE;
 
 	if (pp_opt.stash < 0 && want > cap)
 		want = cap;
@@ -40,11 +43,11 @@ static size_t stash_pages(unsigned nworkers)
 }
 
 /* Pages each page_fault1 worker may hold: the chunk asked for, cut down so
- * that the workers' pages, caches and stashes fit in 3/4 of the zone. */
+ * that the workers' pages and caches fit in 3/4 of the zone. */
 static size_t fit_chunk(unsigned nworkers)
 {
 	size_t want = pp_opt.chunk / PP_PAGE_SIZE;
-	size_t slack = (size_t)nworkers * (pp_opt.high + pp_opt.batch + stash_pages(nworkers));
+	size_t slack = (size_t)nworkers * (pp_opt.high + pp_opt.batch);
 	size_t room = pp_arena_pages * 3 / 4 > slack
 			      ? (pp_arena_pages * 3 / 4 - slack) / nworkers
 			      : 1;

@@ -170,14 +170,14 @@ static void pfree_slice(struct worker *w)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	uint64_t t0, c0;
+	uint64_t c0;
 
 	if (pp_opt.pin == PIN_SPREAD)
 		pin_self(w->idx);
 	else if (pp_opt.pin == PIN_SHARED)
 		pin_self(0);
 	pthread_barrier_wait(&w->r->start);
-	t0 = pp_now_ns();
+	w->t0 = pp_now_ns();
 	c0 = thread_cpu_ns();
 	switch (w->r->wl) {
 	case W_PF1: pf1_loop(w); break;
@@ -187,7 +187,7 @@ static void *worker_main(void *arg)
 	default: break;
 	}
 	w->cpu_ns = thread_cpu_ns() - c0;
-	w->ns = pp_now_ns() - t0;
+	w->ns = pp_now_ns() - w->t0;
 	/* An exiting thread hands its stash back (the merger and the other
 	 * threads can use those pages); its cache stays for the audit. */
 	pp_cpu_idle(&w->cpu);
@@ -254,16 +254,20 @@ void threads_start(struct run *r)
 	if (chaos && pthread_create(&r->chaos.th, NULL, chaos_main, &r->chaos))
 		pp_die("pthread_create failed (chaos)");
 	pthread_barrier_wait(&r->start);
-	r->t_start = pp_now_ns();
 }
 
-/* Join the workers (they stop on their own or on r->stop) and note when
- * the last one finished (the end of the measured interval), then stop and
- * join the chaos thread. */
+/* Join the workers (they stop on their own or on r->stop); the measured
+ * interval runs from the first worker's start (not this thread's return
+ * from the barrier: on a loaded machine it may resume much later) to the
+ * last one's end.  Then stop and join the chaos thread. */
 void threads_join(struct run *r)
 {
-	for (unsigned i = 0; i < r->nworkers; i++)
+	r->t_start = UINT64_MAX;
+	for (unsigned i = 0; i < r->nworkers; i++) {
 		pthread_join(r->w[i].th, NULL);
+		if (r->w[i].t0 < r->t_start)
+			r->t_start = r->w[i].t0;
+	}
 	r->t_end = pp_now_ns();
 	run_stop(r);
 	if (pp_opt.chaos_ms)
