@@ -27,7 +27,13 @@ nobase_doc_DATA = README.md ChangeLog LICENSE \
 	doc/img/stack_1024.png
 examplesdir = $(docdir)/examples
 examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
-	doc/examples/rcu_free.c
+	doc/examples/rcu_free.c doc/examples/lru_touch.c
+
+# README's LRU example (touch/evict from any thread), run at 2, 8, 64 threads.
+check_PROGRAMS += doc/examples/lru_touch
+doc_examples_lru_touch_SOURCES = doc/examples/lru_touch.c
+doc_examples_lru_touch_LDADD = $(TEST_LIBS)
+TESTS += doc/examples/lru_touch
 
 if HAVE_URCU_MEMB
 check_PROGRAMS += doc/examples/rcu_free
