@@ -74,9 +74,12 @@ __attribute__((format(printf, 3, 4))) static inline void check(struct checks *c,
 static inline int run_threads(int n, void *(*fn)(void *), void *base, size_t stride,
 			      pthread_barrier_t *start, _Atomic int *stop, double seconds)
 {
-	pthread_t *tid = calloc((size_t)n, sizeof(*tid));
+	pthread_t *tid;
 	struct timespec ts;
 
+	if (n < 1)
+		return -1;
+	tid = calloc((size_t)n, sizeof(*tid));
 	if (tid == NULL)
 		return -1;
 	pthread_barrier_init(start, NULL, (unsigned)n + 1);

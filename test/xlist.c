@@ -15,6 +15,11 @@
  *        lru    an active/inactive LRU: hits touch(active, node); reclaim
  *               demotes pop_tail(active) -> touch(inactive) and evicts
  *               pop_tail(inactive); walks of both lists.
+ *        grow   nodes come from malloc while the lists run (a pool that
+ *               grows): add_tail of a fresh node races with pops and
+ *               tail adds that read the tail hint, which names the fresh
+ *               node (TSan: its allocation must happen before their CAS);
+ *               pops move nodes to the other list.
  *        cut    a free list F between lists A and B: pop_tail(A) ->
  *               add_tail(F); pop_head(F) -> add_head(B); pop_tail(B) ->
  *               add_tail(A); one cutter at a time cuts F's prefix at its
@@ -76,6 +81,8 @@ struct thr {
 	unsigned char *mine;	/* per node: owned by this thread (its own bytes) */
 	long ok[NOPS], tried[NOPS];
 	long walked;
+	struct item **made;	/* mix grow: the nodes this thread malloc'ed */
+	int nmade;
 } __attribute__((aligned(64)));
 
 static struct thr *thr;
@@ -312,11 +319,54 @@ static void op_cut(struct thr *t)
 	}
 }
 
+#define GROW_MAX 256	/* nodes each thread may malloc (mix grow) */
+
+static void op_grow(struct thr *t)
+{
+	unsigned r = rnd(t, 100);
+	int k = (int)rnd(t, (unsigned)nlists);
+	struct caslist_list *l = &lists[k], *other = &lists[(k + 1) % nlists];
+	struct caslist_node *n;
+
+	if (r < 10 && t->nmade < GROW_MAX) {
+		struct item *it = malloc(sizeof(*it));
+
+		if (it == NULL)
+			return;
+		caslist_node_init(&it->link);
+		it->state = IN_LIST;
+		t->made[t->nmade++] = it;
+		t->tried[OP_ADD]++;
+		t->ok[OP_ADD]++;
+		caslist_add_tail(l, &it->link);
+	} else if (r < 90) {
+		t->tried[OP_POP]++;
+		n = r & 1 ? caslist_pop_tail(l) : caslist_pop_head(l);
+		if (n != NULL) {
+			t->ok[OP_POP]++;
+			if (r & 2)
+				caslist_add_head(other, n);
+			else
+				caslist_add_tail(other, n);
+		}
+	} else {
+		struct caslist_node *cur = &l->head;
+		int steps = 0;
+
+		t->tried[OP_WALK]++;
+		t->ok[OP_WALK]++;
+		while (steps < WALK_STEPS && caslist_iter_next(l, &cur) == 1)
+			steps++;
+		t->walked += steps;
+	}
+}
+
 static void *worker(void *arg)
 {
 	struct thr *t = arg;
 	int m = strcmp(mix, "move") == 0 ? 0 : strcmp(mix, "touch") == 0 ? 1
-					     : strcmp(mix, "lru") == 0 ? 2 : 3;
+					     : strcmp(mix, "lru") == 0 ? 2
+					     : strcmp(mix, "grow") == 0 ? 4 : 3;
 
 	pthread_barrier_wait(&start);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
@@ -325,6 +375,8 @@ static void *worker(void *arg)
 				op_move(t);
 			else if (m == 1 || m == 2)
 				op_touch(t, m == 2);
+			else if (m == 4)
+				op_grow(t);
 			else
 				op_cut(t);
 		}
@@ -342,10 +394,10 @@ int main(int argc, char **argv)
 	long linked0 = 0, linked1 = 0, tot[NOPS] = { 0 }, tried[NOPS] = { 0 }, walked = 0;
 	unsigned char *seen;
 	uint64_t seed;
-	int owners;
+	int owners, grow;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: xlist move|touch|lru|cut threads seconds seed [lists] [nodes]\n");
+		fprintf(stderr, "usage: xlist move|touch|lru|cut|grow threads seconds seed [lists] [nodes]\n");
 		return 2;
 	}
 	mix = argv[1];
@@ -362,11 +414,12 @@ int main(int argc, char **argv)
 	}
 	if (nthreads < 1 || nthreads > 4096 || nlists < 1 || nlists > MAXL || nitems < 2 ||
 	    (strcmp(mix, "move") && strcmp(mix, "touch") && strcmp(mix, "lru") &&
-	     strcmp(mix, "cut"))) {
+	     strcmp(mix, "cut") && strcmp(mix, "grow"))) {
 		fprintf(stderr, "xlist: bad arguments\n");
 		return 2;
 	}
-	owners = strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0;
+	owners = strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0 || strcmp(mix, "grow") == 0;
+	grow = strcmp(mix, "grow") == 0;
 	watchdog_arm(secs);
 	items = calloc((size_t)nitems + 1, sizeof(*items));
 	thr = aligned_alloc(64, sizeof(*thr) * (size_t)nthreads);
@@ -392,7 +445,8 @@ int main(int argc, char **argv)
 		thr[i].id = i;
 		thr[i].rng = seed * 1000003u + (uint64_t)i;
 		thr[i].mine = calloc((size_t)nitems, 1);
-		if (thr[i].mine == NULL)
+		thr[i].made = calloc(GROW_MAX, sizeof(*thr[i].made));
+		if (thr[i].mine == NULL || thr[i].made == NULL)
 			return 2;
 	}
 	if (run_threads(nthreads, worker, thr, sizeof(*thr), &start, &stop, secs) != 0)
@@ -400,7 +454,7 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < nlists; i++) {
 		size_t cnt = 0;
-		int rc = caslist_check(&lists[i], (size_t)nitems, &cnt);
+		int rc = caslist_check(&lists[i], (size_t)nitems + (size_t)nthreads * GROW_MAX, &cnt);
 		struct caslist_node *cur = &lists[i].head;
 
 		check(&c, rc == 0, "list %d: %s", i, caslist_check_strerror(rc));
@@ -409,6 +463,8 @@ int main(int argc, char **argv)
 		while (caslist_iter_next(&lists[i], &cur) == 1) {
 			long k = item_of(cur) - items;
 
+			if (grow)	/* malloc'ed nodes: counted below */
+				continue;
 			check(&c, is_item(cur) && !seen[k], "node %ld on two lists (or twice)", k);
 			if (is_item(cur))
 				seen[k] = 1;
@@ -422,7 +478,7 @@ int main(int argc, char **argv)
 		}
 		walked += thr[i].walked;
 	}
-	for (int i = 0; i < nitems; i++) {
+	for (int i = 0; i < nitems && !grow; i++) {
 		if (!seen[i])
 			check(&c, !caslist_node_linked(&items[i].link) && !owners,
 			      "node %d is on no list but looks linked, or was lost", i);
@@ -430,9 +486,21 @@ int main(int argc, char **argv)
 			check(&c, items[i].state == IN_LIST, "node %d on a list has state %d", i,
 			      items[i].state);
 	}
-	if (owners)
+	if (grow) {
+		long made = 0;
+
+		for (int i = 0; i < nthreads; i++) {
+			for (int k = 0; k < thr[i].nmade; k++)
+				seen[0] |= !caslist_node_linked(&thr[i].made[k]->link);
+			made += thr[i].nmade;
+		}
+		check(&c, linked1 == nitems + made && !seen[0],
+		      "conservation: %ld nodes on the lists, want %d + %ld made", linked1, nitems,
+		      made);
+	} else if (owners) {
 		check(&c, linked1 == nitems, "conservation: %ld nodes on the lists, want %d",
 		      linked1, nitems);
+	}
 	else
 		check(&c, linked1 == linked0 + tot[OP_TOUCH_ADD] - tot[OP_DEL] - tot[OP_POP] -
 					    tot[OP_EVICT],
@@ -454,5 +522,14 @@ int main(int argc, char **argv)
 			printf(" %s=%ld/%ld", op_name[k], tot[k], tried[k]);
 	printf(" walked=%ld -> %s (%d checks, %d failed)\n", walked, c.failed ? "FAIL" : "PASS",
 	       c.n, c.failed);
+	for (int i = 0; i < nthreads; i++) {
+		for (int k = 0; k < thr[i].nmade; k++)
+			free(thr[i].made[k]);
+		free(thr[i].made);
+		free(thr[i].mine);
+	}
+	free(thr);
+	free(items);
+	free(seen);
 	return c.failed ? 1 : 0;
 }

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # test/xlist.sh - nodes moving among several lists (test/xlist.c), TAP:
 # mixes move (2 and 4 lists), touch (2 lists), lru (active/inactive) and
-# cut, each at 2, 8, 64 and 256 threads.
+# cut, grow (nodes malloc'ed meanwhile), each at 2, 8, 64 and 256 threads.
 # Environment: CASLIST_STRESS_SECONDS (default 1), CASLIST_STRESS_SEED
 # (default: 100 + case number), CASLIST_STRESS_THREADS (default "2 8 64 256").
 . "$(dirname "$0")/tap.sh"
 bin=${CASLIST_BUILDDIR:-.}/test/xlist
 secs=${CASLIST_STRESS_SECONDS:-1}
 threads=${CASLIST_STRESS_THREADS:-"2 8 64 256"}
-cases="move:2 move:4 touch:2 lru:2 cut:3"
+cases="move:2 move:4 touch:2 lru:2 cut:3 grow:2"
 n=0
 for c in $cases; do for t in $threads; do n=$((n + 1)); done; done
 tap_plan $n
