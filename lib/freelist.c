@@ -290,7 +290,7 @@ int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 	(void)fl;
 	for (;;) {
 		struct caslist_cluster *c = cluster_of(x);
-		struct caslist_node *s, *p;
+		struct caslist_node *p = NULL;
 
 		if (c == NULL)
 			return CASLIST_ENOENT;
@@ -308,11 +308,10 @@ int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 			backoff(&b);
 			continue;
 		}
-		/* x is in c, on the list, and stays so while we hold c. */
-		s = link_lock(&x->link);
-		p = link_lock_prev(&x->link);
+		/* x is in c, on the list, and stays so while we hold c (only c's
+		 * holder removes c's nodes), so the list's delete cannot miss. */
 		set_cluster(x, NULL);
-		link_unlink_locked(p, &x->link, s, "caslist_fl_remove");
+		(void)link_del(&x->link, &p, "caslist_fl_remove");
 		caslist_node_init(&x->link);
 		if (c->tail == x)	/* p is in c iff c had more nodes (a run) */
 			c->tail = c->nr > 1 ? fl_node_of(p) : NULL;

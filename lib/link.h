@@ -337,4 +337,135 @@ static inline void link_unlink_locked(node_t *pred, node_t *n, node_t *succ, con
 	link_poison(n);
 }
 
+/* ---- composite steps shared by list.c and freelist.c ---- */
+
+/*
+ * [S0] link_lock_head - take L(head) with one atomic RMW: fetch_or of the lock
+ * bit.  On a locked word the OR changes nothing, so a failed attempt is
+ * harmless; on a free word it takes the lock and returns the successor
+ * from the line it now owns (one RMW instead of a load and a CAS on the
+ * hottest line of the list).  The head is always linked, so the word is
+ * never 0 or POISON - except for a list never initialised: abort.
+ * Acquire on the RMW: pairs with the release in link_unlock of the
+ * head's previous holder, as the CAS in link_lock.  Waiting spins on
+ * relaxed loads (local spinning) and retries only once the word is free.
+ */
+static inline node_t *link_lock_head(node_t *h, const char *op)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	for (;;) {
+		uintptr_t v = atomic_fetch_or_explicit(&h->next, LOCK, memory_order_acquire);
+
+		if (!w_locked(v)) {
+			CASLIST_REQUIRE(v != 0, op, h, "list is not initialised (caslist_init)");
+			caslist__note_lock(h, op);
+			return node_of(v);
+		}
+		do {
+			backoff_wait(&b, h, op);
+			v = atomic_load_explicit(&h->next, memory_order_relaxed);
+		} while (w_locked(v));
+	}
+}
+
+/*
+ * [S6] link_del - remove linked n: L(n) (ENOENT if n is not linked), then
+ * wait for L(pred(n)) (before n on n's list: rule R3, or the head: R2),
+ * unlink.  Linearizes at pred->next = succ.  Stores the predecessor the
+ * node had in *pred (if not NULL).  The delete of caslist_del,
+ * caslist_del_if_linked and caslist_fl_remove: one protocol, checked once.
+ */
+static inline int link_del(node_t *n, node_t **pred, const char *op)
+{
+	node_t *s = link_lock_op(n, op);
+	node_t *p;
+
+	if (s == NULL)
+		return CASLIST_ENOENT;
+	p = link_lock_prev_op(n, op);
+	link_unlink_locked(p, n, s, op);
+	if (pred != NULL)
+		*pred = p;
+	return CASLIST_OK;
+}
+
+/* ---- initialisation, chains, claims and cuts: the remaining writers ---- */
+
+/*
+ * link_init_head - an empty list: h->next = h, and h->prev = h with the
+ * head flag, which this word keeps for good.  Relaxed: the list is
+ * published to other threads by whatever hands them the pointer (thread
+ * creation, a release store of the caller).
+ */
+static inline void link_init_head(node_t *h)
+{
+	atomic_store_explicit(&h->next, w_of(h), memory_order_relaxed);
+	atomic_store_explicit(&h->prev, w_of(h) | HEAD_FLAG, memory_order_relaxed);
+}
+
+/*
+ * link_init_node - mark n as never linked.  Relaxed: as link_init_head.
+ * Atomic stores (not atomic_init) so a stale CAS from another thread on
+ * recycled memory is not a data race.
+ */
+static inline void link_init_node(node_t *n)
+{
+	atomic_store_explicit(&n->next, 0, memory_order_relaxed);
+	atomic_store_explicit(&n->prev, 0, memory_order_relaxed);
+}
+
+/*
+ * link_chain - b follows a in a private chain: b->prev = a (release, as
+ * every prev store), then a->next = b.  Release on next: pairs with the
+ * acquire CAS of whoever takes L(a) once the chain is spliced, and with
+ * chain_next/iter_next: they see what the caller wrote to a and b before.
+ */
+static inline void link_chain(node_t *a, node_t *b)
+{
+	set_prev_new(b, a);
+	atomic_store_explicit(&a->next, w_of(b), memory_order_release);
+}
+
+/*
+ * CLAIMED - the word of a node claimed by caslist_touch: locked (so every
+ * other thread sees it linked and busy) and pointing nowhere.  Insert step
+ * 1 replaces it with the real successor, still locked.
+ */
+#define CLAIMED (CASLIST_POISON_NEXT | LOCK)
+
+/*
+ * link_claim - one attempt to claim unlinked n: CAS n->next from *v (an
+ * unlinked value the caller read) to CLAIMED.  On failure *v is the value
+ * seen.  Acquire on success: pairs with the release in link_poison of n's
+ * remover (its writes to n precede our insert).  Relaxed on failure: the
+ * caller re-decides from *v.
+ */
+static inline bool link_claim(node_t *n, uintptr_t *v, const char *op)
+{
+	if (!atomic_compare_exchange_weak_explicit(&n->next, v, CLAIMED, memory_order_acquire,
+						   memory_order_relaxed))
+		return false;
+	caslist__note_lock(n, op);
+	return true;
+}
+
+/*
+ * [L9] link_cut_locked - cut first..last off after h.  Requires L(last)
+ * with succ(last) == s and L(h) with succ(h) == first, last on h's list.
+ *  1. s->prev = h (ours under L(last); release).
+ *  2. first->prev = 0: the chain start (first is ours from here; release).
+ *  3. h->next = s - link_unlock (release): linearization point.
+ *  4. last->next = 0 - the chain end; consumes L(last).  Release: pairs
+ *     with chain_next/iter_next acquire of the chain's owner.
+ */
+static inline void link_cut_locked(node_t *h, node_t *first, node_t *last, node_t *s,
+				   const char *op)
+{
+	set_prev_checked(s, h, last, op);
+	set_prev_new(first, NULL);
+	link_unlock(h, s);
+	atomic_store_explicit(&last->next, 0, memory_order_release);
+}
+
 #endif /* CASLIST_LIB_LINK_H */

@@ -37,53 +37,14 @@ static inline void check_list(const node_t *h, const char *op)
 			"list is not initialised (caslist_init)");
 }
 
-/*
- * [S0] lock_head - take L(head) with one atomic RMW: fetch_or of the lock
- * bit.  On a locked word the OR changes nothing, so a failed attempt is
- * harmless; on a free word it takes the lock and returns the successor
- * from the line it now owns (one RMW instead of a load and a CAS on the
- * hottest line of the list).  The head is always linked, so the word is
- * never 0 or POISON - except for a list never initialised: abort.
- * Acquire on the RMW: pairs with the release in link_unlock of the
- * head's previous holder, as the CAS in link_lock.  Waiting spins on
- * relaxed loads (local spinning) and retries only once the word is free.
- */
-static inline node_t *lock_head(node_t *h, const char *op)
-{
-	struct backoff b = BACKOFF_INIT;
-
-	for (;;) {
-		uintptr_t v = atomic_fetch_or_explicit(&h->next, LOCK, memory_order_acquire);
-
-		if (!w_locked(v)) {
-			CASLIST_REQUIRE(v != 0, op, h, "list is not initialised (caslist_init)");
-			caslist__note_lock(h, op);
-			return node_of(v);
-		}
-		do {
-			backoff_wait(&b, h, op);
-			v = atomic_load_explicit(&h->next, memory_order_relaxed);
-		} while (w_locked(v));
-	}
-}
-
 void caslist_init(struct caslist_list *l)
 {
-	node_t *h = head_of(l);
-
-	/* Relaxed: the list is published to other threads by whatever hands
-	 * them the pointer (thread creation, a release store of the caller). */
-	atomic_store_explicit(&h->next, w_of(h), memory_order_relaxed);
-	/* The head flag (link.h): this word says "a head" for good. */
-	atomic_store_explicit(&h->prev, w_of(h) | HEAD_FLAG, memory_order_relaxed);
+	link_init_head(head_of(l));
 }
 
 void caslist_node_init(struct caslist_node *n)
 {
-	/* Relaxed: as caslist_init.  Atomic stores (not atomic_init) so a
-	 * stale CAS from another thread on recycled memory is not a race. */
-	atomic_store_explicit(&n->next, 0, memory_order_relaxed);
-	atomic_store_explicit(&n->prev, 0, memory_order_relaxed);
+	link_init_node(n);
 }
 
 bool caslist_empty(const struct caslist_list *l)
@@ -124,7 +85,7 @@ static node_t *lock_tail(node_t *h, const char *op)
 static void splice_head(struct caslist_list *l, node_t *first, node_t *last, const char *op)
 {
 	node_t *h = head_of(l);
-	node_t *s = lock_head(h, op);
+	node_t *s = link_lock_head(h, op);
 
 	link_insert_locked(h, s, first, last, op);
 }
@@ -209,22 +170,9 @@ int caslist_add_near(struct caslist_node *pos, struct caslist_node *n)
 	}
 }
 
-/* [S6] delete: L(n), then wait for L(pred(n)).  Linearizes at pred->next = succ. */
-static int del_common(node_t *n, const char *op)
-{
-	node_t *s = link_lock_op(n, op);
-	node_t *p;
-
-	if (s == NULL)
-		return CASLIST_ENOENT;
-	p = link_lock_prev_op(n, op);
-	link_unlink_locked(p, n, s, op);
-	return CASLIST_OK;
-}
-
 int caslist_del(struct caslist_node *n)
 {
-	int rc = del_common(n, "caslist_del");
+	int rc = link_del(n, NULL, "caslist_del");
 
 	CASLIST_CHECK(rc == CASLIST_OK, "caslist_del", n,
 		      "node is not linked (double delete?)");
@@ -233,7 +181,7 @@ int caslist_del(struct caslist_node *n)
 
 bool caslist_del_if_linked(struct caslist_node *n)
 {
-	return del_common(n, "caslist_del_if_linked") == CASLIST_OK;
+	return link_del(n, NULL, "caslist_del_if_linked") == CASLIST_OK;
 }
 
 /*
@@ -271,7 +219,7 @@ int caslist_move_head(struct caslist_list *l, struct caslist_node *n)
 	/* Unlink steps 1-2 (link.h): n is out of its list; L(n) stays held. */
 	set_prev_checked(s, p, n, "caslist_move_head");
 	link_unlock(p, s);
-	f = lock_head(h, "caslist_move_head");	/* f != n: n is in no list */
+	f = link_lock_head(h, "caslist_move_head");	/* f != n: n is in no list */
 	link_insert_locked(h, f, n, n, "caslist_move_head");
 	return CASLIST_OK;
 }
@@ -288,8 +236,6 @@ int caslist_move_head(struct caslist_list *l, struct caslist_node *n)
  * the winner's insert is complete.  If n is removed again in between
  * (a pop or del), the move reports ENOENT and the loop claims again.
  */
-#define CLAIMED (CASLIST_POISON_NEXT | LOCK)
-
 int caslist_touch(struct caslist_list *l, struct caslist_node *n)
 {
 	node_t *h = head_of(l);
@@ -299,16 +245,9 @@ int caslist_touch(struct caslist_list *l, struct caslist_node *n)
 	CASLIST_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
 	for (;;) {
 		if (w_unlinked(v)) {
-			/* Acquire on success: pairs with the release in link_poison
-			 * of n's remover (its writes to n precede our insert).
-			 * Relaxed on failure: v is reloaded and re-decided. */
-			if (atomic_compare_exchange_weak_explicit(&n->next, &v, CLAIMED,
-								  memory_order_acquire,
-								  memory_order_relaxed)) {
-				node_t *f;
+			if (link_claim(n, &v, "caslist_touch")) {
+				node_t *f = link_lock_head(h, "caslist_touch");
 
-				caslist__note_lock(n, "caslist_touch");
-				f = lock_head(h, "caslist_touch");
 				link_insert_locked(h, f, n, n, "caslist_touch");
 				return CASLIST_TOUCH_ADDED;
 			}
@@ -332,7 +271,7 @@ struct caslist_node *caslist_pop_head(struct caslist_list *l)
 	node_t *h = head_of(l);
 
 	for (;;) {
-		node_t *f = lock_head(h, "caslist_pop_head");
+		node_t *f = link_lock_head(h, "caslist_pop_head");
 		node_t *s;
 
 		if (f == h) {
@@ -401,30 +340,20 @@ struct caslist_node *caslist_cut_front(struct caslist_list *l, struct caslist_no
 	s = link_lock(last);
 	if (s == NULL)
 		return NULL;	/* removed by a concurrent remover (or never linked) */
-	f = lock_head(h, "caslist_cut_front");
+	f = link_lock_head(h, "caslist_cut_front");
 	if (f == h || (s != h && is_head(s))) {
 		CASLIST_CHECK(0, "caslist_cut_front", last, "last is not on this list");
 		link_unlock(h, f);
 		link_unlock(last, s);
 		return NULL;
 	}
-	set_prev_checked(s, h, last, "caslist_cut_front");
-	/* Chain start: f is ours from here.  Release, as every prev store
-	 * (link.h, set_prev_new). */
-	set_prev_new(f, NULL);
-	link_unlock(h, s);
-	/* Chain end; consumes L(last).  Release: as link_unlock. */
-	atomic_store_explicit(&last->next, 0, memory_order_release);
+	link_cut_locked(h, f, last, s, "caslist_cut_front");
 	return f;
 }
 
 void caslist_chain_link(struct caslist_node *a, struct caslist_node *b)
 {
-	set_prev_new(b, a);	/* release, as every prev store */
-	/* Release: pairs with the acquire CAS of whoever takes L(a) once the
-	 * chain is spliced, and with chain_next/iter_next: they see what the
-	 * caller wrote to a and b before this call. */
-	atomic_store_explicit(&a->next, w_of(b), memory_order_release);
+	link_chain(a, b);
 }
 
 struct caslist_node *caslist_chain_next(const struct caslist_node *n)

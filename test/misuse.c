@@ -413,7 +413,7 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 static const char *const sites[] = {
 	"lib/list.c: CASLIST_REQUIRE(w_unlinked(",
 	"lib/list.c: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
-	"lib/list.c: CASLIST_REQUIRE(v != 0, op, h",
+	"lib/link.h: CASLIST_REQUIRE(v != 0, op, h",
 	"lib/list.c: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_move_head\"",
 	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_touch\"",

@@ -484,6 +484,7 @@ inline op_cut(oc_h, oc_last)
 #endif
 		:: else ->
 			assert(f != oc_h);
+			/* [L9] link_cut_locked */
 			set_prev_checked(s, oc_h, oc_last);
 			prv[f] = NONE;
 			d_step { w[oc_h] = W(s); ghost_out(f, oc_last, LISTOF(oc_h)) }
