@@ -1,25 +1,45 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
-noinst_PROGRAMS += bench/listdemo bench/fl_bench
-bench_listdemo_SOURCES = bench/listdemo.c
-bench_listdemo_LDADD = $(TEST_LIBS)
-bench_fl_bench_SOURCES = bench/fl_bench.c
-bench_fl_bench_LDADD = $(TEST_LIBS)
-
 EXTRA_DIST += bench/plot bench/compare bench/smoke.sh
-CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json
+CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json \
+	bench/smoke-*.gp
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
-# libcaslist against peers (doc/bench.md).
+# libcaslist against peers (doc/bench.md).  The parts are listed in
+# bench/listbench.h.  The plain list under a lock (bench/peer_locked.c) is
+# built once per lock with -D, one convenience library per variant.
 if HAVE_BENCH
-noinst_PROGRAMS += bench/listbench
-bench_listbench_SOURCES = bench/listbench.c bench/cbench.cc bench/cbench.h
-bench_listbench_CPPFLAGS = $(AM_CPPFLAGS) $(BENCHMARK_CFLAGS) $(CK_CFLAGS) $(URCU_CFLAGS) \
-	-DLISTBENCH_CC='"$(CC)"' -DLISTBENCH_CFLAGS='"$(CFLAGS) $(SAN_FLAGS)"'
+BENCH_CPPFLAGS = $(EXAMPLES_CPPFLAGS) $(BENCHMARK_CFLAGS) $(CK_CFLAGS) $(URCU_CFLAGS)
 # BENCH_UBSAN_EXCLUDE: see configure.ac (a UBSan report inside Debian's ck_stack.h).
-bench_listbench_CFLAGS = $(AM_CFLAGS) $(BENCH_UBSAN_EXCLUDE)
+BENCH_CFLAGS = $(AM_CFLAGS) $(BENCH_UBSAN_EXCLUDE)
+PEER_VARIANTS = bench/libpeer_plain.la bench/libpeer_mutex.la bench/libpeer_spin.la \
+	bench/libpeer_ticket.la bench/libpeer_mcs.la
+noinst_LTLIBRARIES = $(PEER_VARIANTS)
+bench_libpeer_plain_la_SOURCES = bench/peer_locked.c bench/listbench.h examples/common/dlist.h
+bench_libpeer_plain_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_PLAIN
+bench_libpeer_plain_la_CFLAGS = $(BENCH_CFLAGS)
+bench_libpeer_mutex_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
+bench_libpeer_mutex_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_MUTEX
+bench_libpeer_mutex_la_CFLAGS = $(BENCH_CFLAGS)
+bench_libpeer_spin_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
+bench_libpeer_spin_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_SPIN
+bench_libpeer_spin_la_CFLAGS = $(BENCH_CFLAGS)
+bench_libpeer_ticket_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
+bench_libpeer_ticket_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_TICKET
+bench_libpeer_ticket_la_CFLAGS = $(BENCH_CFLAGS)
+bench_libpeer_mcs_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
+bench_libpeer_mcs_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_MCS
+bench_libpeer_mcs_la_CFLAGS = $(BENCH_CFLAGS)
+
+noinst_PROGRAMS += bench/listbench
+bench_listbench_SOURCES = bench/listbench.c bench/listbench.h bench/workload.c \
+	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c \
+	bench/cbench.cc bench/cbench.h $(COMMON_CLI_SOURCES)
+bench_listbench_CPPFLAGS = $(BENCH_CPPFLAGS) \
+	-DLISTBENCH_CC='"$(CC)"' -DLISTBENCH_CFLAGS='"$(CFLAGS) $(SAN_FLAGS)"'
+bench_listbench_CFLAGS = $(BENCH_CFLAGS)
 # C++ only for the shim: the C warning set has C-only flags.
 bench_listbench_CXXFLAGS = -Wall -Wextra $(PTHREAD_CFLAGS) $(SAN_FLAGS)
-bench_listbench_LDADD = $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIBS) $(URCU_LIBS)
+bench_listbench_LDADD = $(PEER_VARIANTS) $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIBS) $(URCU_LIBS)
 # the benchmark bodies run once each, short, checked (TSan too): no timings
 TESTS += bench/smoke.sh
 

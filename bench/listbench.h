@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bench/listbench.h - bench/listbench: list operations per thread count,
+ * libcaslist against peers, in one binary and one run, through Google
+ * Benchmark (bench/cbench.h).  doc/bench.md describes the workloads, the
+ * peers, the options and the checks.
+ *
+ * Every implementation works on the same node array (one 64-byte node per
+ * cache line, as an object with a payload) and is called through the same
+ * table of function pointers (struct peer), so each pays the same indirect
+ * call.  The parts:
+ *   peer_caslist.c  libcaslist: the list, and the cluster free list for
+ *                   splice_cut and fl_put (caslist, caslist_cache)
+ *   peer_locked.c   the plain list (examples/common/dlist.h), built once
+ *                   per lock with -D: PEER_PLAIN (no lock: the floor, 1
+ *                   thread only), PEER_MUTEX, PEER_SPIN (pthread),
+ *                   PEER_TICKET, PEER_MCS (Concurrency Kit)
+ *   peer_urcu.c     liburcu's cds_list, updates serialised by a mutex (as
+ *                   liburcu requires of list updaters)
+ *   peer_stacks.c   ck_stack push/pop_mpmc and liburcu's lfstack (the
+ *                   stack workload only)
+ *   workload.c      the workloads, the per-run setup and end-of-run check,
+ *                   the run limit ("too slow")
+ *   listbench.c     the command line, the report's context, registration
+ */
+#ifndef CASLIST_BENCH_LISTBENCH_H
+#define CASLIST_BENCH_LISTBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <caslist/caslist.h>
+
+#include <ck_stack.h>
+#include <urcu/lfstack.h>
+#include <urcu/list.h>
+
+#include "cbench.h"
+#include "common/dlist.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define LISTBENCH_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LISTBENCH_TSAN 1
+#endif
+#endif
+
+/* Keep the shared words of each structure on lines of their own. */
+#define LINE __attribute__((aligned(64)))
+
+/* ---- the node: one cache line, whatever the implementation ---------- */
+
+struct plink {			/* the plain list's links (peer_locked.c) */
+	struct dlist d;
+	int linked;
+};
+
+struct bnode {
+	union {
+		struct caslist_fl_node fl;	/* fl.link: the caslist node */
+		struct plink p;
+		struct cds_list_head u;
+		struct ck_stack_entry s;
+		struct cds_lfs_node l;
+	};
+} __attribute__((aligned(64)));
+
+/* The caslist node of a bnode, and back. */
+static inline struct caslist_node *bnode_cas(struct bnode *n)
+{
+	return &n->fl.link;
+}
+
+static inline struct bnode *bnode_of_cas(struct caslist_node *c)
+{
+	return caslist_entry(caslist_entry(c, struct caslist_fl_node, link), struct bnode, fl);
+}
+
+/* ---- an implementation: libcaslist or a peer ------------------------- */
+
+struct peer {
+	const char *name;
+	int tsan_ok;		/* its synchronisation is visible to TSan */
+	int variant;		/* a libcaslist variant: no "unsupported" rows */
+	int one_thread;		/* no synchronisation: run at 1 thread only */
+	const char *why;	/* what it lacks, for "unsupported" rows */
+	void (*global_init)(void);			/* once, before any run */
+	void (*init)(size_t fl_batch, size_t nodes);	/* empty structure */
+	void (*add_head)(struct bnode *n);
+	void (*add_tail)(struct bnode *n);
+	struct bnode *(*pop_head)(void);
+	struct bnode *(*pop_tail)(void);
+	int (*add_after)(struct bnode *pos, struct bnode *n);	/* 0, or -1: pos unlinked */
+	int (*add_near)(struct bnode *pos, struct bnode *n);	/* same */
+	void (*del)(struct bnode *n);
+	int (*del_if_linked)(struct bnode *n);			/* 1 if this call removed it */
+	void (*move_head)(struct bnode *n);
+	void (*put_batch)(struct bnode **v, size_t k);		/* v[0..k-1] -> one chain */
+	size_t (*take)(size_t want, struct bnode **out, size_t cap);
+	void (*put1)(struct bnode *n);
+	void (*put_flush)(void);
+	/* quiescent: node count, or -1 with *err set */
+	long (*count)(size_t max, const char **err);
+};
+
+extern const struct peer peer_caslist, peer_caslist_cache, peer_plain, peer_mutex, peer_spin,
+	peer_ticket, peer_mcs, peer_urcu, peer_ck_stack, peer_lfstack;
+
+/* ---- workload.c ---- */
+
+enum kind { LRU_SLICE, LRU_ALL, QUEUE, STACK, DEL_DISJOINT, DEL_OVERLAP, ADD_NEAR,
+	    SPLICE_CUT, FL_PUT };
+
+struct workload {
+	const char *name;
+	enum kind kind;
+	const char *what;	/* one iteration, for the report's context */
+	int64_t args[8], quick[8];	/* 0-terminated */
+	unsigned batch;		/* iterations per keep_running_batch */
+};
+
+extern const struct workload workloads[];
+extern const size_t nworkloads;
+
+/* One registered benchmark: a workload on an implementation. */
+struct spec {
+	const struct workload *w;
+	const struct peer *im;
+	char why[160];		/* non-empty: report this instead of running */
+	int slow_at;		/* stopped as too slow at this many threads */
+};
+
+/* Can im run w's operations? */
+int supports(const struct workload *w, const struct peer *im);
+/* The benchmark body (cbench_register's fn; user: the struct spec). */
+void body(cbench_state *s, void *user);
+/* Start the run-limit watchdog thread: 0, or -1. */
+int run_limit_start(double seconds);
+/* Runs that failed their end-of-run check. */
+int failed_runs(void);
+/* --plant-bug=lost-node: one popped node of caslist's queue is dropped. */
+void plant_lost_node(void);
+
+#endif /* CASLIST_BENCH_LISTBENCH_H */

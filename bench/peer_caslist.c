@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bench/peer_caslist.c - libcaslist in listbench: a <caslist/list.h> list
+ * for the single-node workloads, the cluster free list
+ * (<caslist/freelist.h>) for splice_cut and fl_put.  In fl_put, `caslist`
+ * puts with caslist_fl_put (every put locks the tail cluster) and
+ * `caslist_cache` with caslist_fl_cache_put (a private cache per thread,
+ * one splice per K puts).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "listbench.h"
+
+static struct caslist_list cas_list LINE;
+static struct caslist_fl cas_fl LINE;
+static int cas_use_fl;		/* this run uses the free list, not cas_list */
+static _Thread_local struct caslist_fl_cache cas_cache;
+
+static void cas_init(size_t fl_batch, size_t nodes)
+{
+	cas_use_fl = fl_batch != 0;
+	if (cas_use_fl) {
+		caslist_fl_init(&cas_fl, (unsigned)fl_batch);
+		caslist_fl_reserve(&cas_fl, nodes);
+	} else {
+		caslist_init(&cas_list);
+	}
+}
+
+static void cas_add_head(struct bnode *n)
+{
+	caslist_add_head(&cas_list, bnode_cas(n));
+}
+
+static void cas_add_tail(struct bnode *n)
+{
+	caslist_add_tail(&cas_list, bnode_cas(n));
+}
+
+static struct bnode *cas_pop_head(void)
+{
+	struct caslist_node *c = caslist_pop_head(&cas_list);
+
+	return c ? bnode_of_cas(c) : NULL;
+}
+
+static struct bnode *cas_pop_tail(void)
+{
+	struct caslist_node *c = caslist_pop_tail(&cas_list);
+
+	return c ? bnode_of_cas(c) : NULL;
+}
+
+static int cas_add_after(struct bnode *pos, struct bnode *n)
+{
+	return caslist_add_after(bnode_cas(pos), bnode_cas(n)) == CASLIST_OK ? 0 : -1;
+}
+
+static int cas_add_near(struct bnode *pos, struct bnode *n)
+{
+	return caslist_add_near(bnode_cas(pos), bnode_cas(n)) >= 0 ? 0 : -1;
+}
+
+static void cas_del(struct bnode *n)
+{
+	caslist_del(bnode_cas(n));
+}
+
+static int cas_del_if_linked(struct bnode *n)
+{
+	return caslist_del_if_linked(bnode_cas(n));
+}
+
+static void cas_move_head(struct bnode *n)
+{
+	caslist_move_head(&cas_list, bnode_cas(n));
+}
+
+static void cas_put_batch(struct bnode **v, size_t k)
+{
+	for (size_t i = 1; i < k; i++)
+		caslist_chain_link(bnode_cas(v[i - 1]), bnode_cas(v[i]));
+	caslist_fl_put_batch(&cas_fl, &v[0]->fl, &v[k - 1]->fl, k);
+}
+
+static size_t cas_take(size_t want, struct bnode **out, size_t cap)
+{
+	struct caslist_fl_batch b;
+	struct caslist_fl_node *x;
+	size_t i = 0;
+
+	caslist_fl_take(&cas_fl, want, &b);
+	while ((x = caslist_fl_batch_next(&b)) != NULL) {
+		if (i == cap) {
+			fprintf(stderr, "listbench: take returned more than %zu nodes\n", cap);
+			abort();
+		}
+		out[i++] = caslist_entry(x, struct bnode, fl);
+	}
+	return i;
+}
+
+static void cas_put1(struct bnode *n)
+{
+	caslist_fl_put(&cas_fl, &n->fl);
+}
+
+static void cas_cache_put1(struct bnode *n)
+{
+	caslist_fl_cache_put(&cas_fl, &cas_cache, &n->fl);
+}
+
+static void cas_cache_flush(void)
+{
+	caslist_fl_cache_flush(&cas_fl, &cas_cache);
+}
+
+static long cas_count(size_t max, const char **err)
+{
+	size_t n = 0, clusters = 0;
+	int rc;
+
+	if (cas_use_fl) {
+		rc = caslist_fl_check(&cas_fl, &n, &clusters);
+		if (rc != 0)
+			*err = caslist_fl_check_strerror(rc);
+		caslist_fl_destroy(&cas_fl);
+	} else {
+		rc = caslist_check(&cas_list, max, &n);
+		if (rc != 0)
+			*err = caslist_check_strerror(rc);
+	}
+	return rc != 0 ? -1 : (long)n;
+}
+
+const struct peer peer_caslist = {
+	.name = "caslist", .tsan_ok = 1, .init = cas_init, .add_head = cas_add_head,
+	.add_tail = cas_add_tail, .pop_head = cas_pop_head, .pop_tail = cas_pop_tail,
+	.add_after = cas_add_after, .add_near = cas_add_near, .del = cas_del,
+	.del_if_linked = cas_del_if_linked, .move_head = cas_move_head,
+	.put_batch = cas_put_batch, .take = cas_take, .put1 = cas_put1, .count = cas_count,
+};
+
+const struct peer peer_caslist_cache = {
+	.name = "caslist_cache", .tsan_ok = 1, .variant = 1, .init = cas_init,
+	.put_batch = cas_put_batch, .take = cas_take, .put1 = cas_cache_put1,
+	.put_flush = cas_cache_flush, .count = cas_count,
+};

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bench/workload.c - listbench's workloads and the body that runs them.
+ *
+ * One iteration of each workload (items_per_second counts these, or nodes
+ * where noted), with real time:
+ *   lru_slice/N   move a random node of this thread's slice to the head
+ *   lru_all/N     move a random node of the whole list to the head
+ *   queue/N       pop the tail, add it at the head
+ *   stack/N       pop the head, add it at the head
+ *   del_disjoint/N delete a random node of this thread's slice, re-add it
+ *                 after another random node of the slice
+ *   del_overlap/N delete a random node of the whole list if still linked
+ *                 (racing removers: exactly one wins), re-add it after a
+ *                 random linked node
+ *   add_near/N    as del_overlap, re-adding with add_near (peers: add_after)
+ *   splice_cut/B  take a prefix of B nodes, splice them back at the tail as
+ *                 one chain; counts nodes.  libcaslist: the cluster free list
+ *                 (caslist_fl_take / caslist_fl_put_batch: O(1) cut and
+ *                 splice); peers walk B nodes under their lock to find the
+ *                 cut point (they keep no cluster descriptors).  Both walk
+ *                 the taken nodes once outside the lock.
+ *   fl_put/K      take a batch of K nodes, put them back one node at a time;
+ *                 counts puts.
+ * Thread 0 sets up the nodes before the timing loop (the loop's start
+ * barrier orders it before the others use them) and after each run checks
+ * the structure and the node count; a failure is reported as "FAIL: ..."
+ * and makes the program exit 1.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/rng.h"
+#include "listbench.h"
+
+const struct workload workloads[] = {
+	{ "lru_slice", LRU_SLICE, "move a random node of the thread's slice to the head",
+	  { 64, 4096, 262144 }, { 4096 }, 32 },
+	{ "lru_all", LRU_ALL, "move a random node of the whole list to the head",
+	  { 64, 4096, 262144 }, { 64, 4096 }, 32 },
+	{ "queue", QUEUE, "pop the tail, add it at the head", { 1024 }, { 1024 }, 32 },
+	{ "stack", STACK, "pop the head, add it at the head", { 1024 }, { 1024 }, 32 },
+	{ "del_disjoint", DEL_DISJOINT,
+	  "delete a random node of the thread's slice, re-add it after another one of the slice",
+	  { 4096 }, { 4096 }, 32 },
+	{ "del_overlap", DEL_OVERLAP,
+	  "delete a random node if linked (racing removers), re-add it after a random linked node",
+	  { 4096 }, { 4096 }, 32 },
+	{ "add_near", ADD_NEAR,
+	  "as del_overlap, re-adding with add_near (peers: add_after)", { 4096 }, { 4096 }, 32 },
+	{ "splice_cut", SPLICE_CUT,
+	  "take a prefix of B nodes, splice them back at the tail; counts nodes",
+	  { 8, 16, 31, 63, 127, 255, 511 }, { 8, 63, 511 }, 1 },
+	{ "fl_put", FL_PUT, "take K nodes, put them back one at a time; counts puts", { 64 },
+	  { 64 }, 1 },
+};
+const size_t nworkloads = sizeof(workloads) / sizeof(workloads[0]);
+
+int supports(const struct workload *w, const struct peer *im)
+{
+	if (im->variant && w->kind != FL_PUT)	/* caslist_cache: the put variant */
+		return 0;
+	switch (w->kind) {
+	case LRU_SLICE:
+	case LRU_ALL:
+		return im->move_head != NULL;
+	case QUEUE:
+		return im->pop_tail && im->add_head;
+	case STACK:
+		return im->pop_head && im->add_head;
+	case DEL_DISJOINT:
+		return im->del && im->add_after;
+	case DEL_OVERLAP:
+		return im->del_if_linked && im->add_after;
+	case ADD_NEAR:
+		return im->del_if_linked && im->add_near;
+	case SPLICE_CUT:
+		return im->take && im->put_batch;
+	case FL_PUT:
+		return im->take && im->put1;
+	}
+	return 0;
+}
+
+/* State shared by the threads of one run, set up by thread 0 before the
+ * timing loop (the loop's start barrier orders it before their use). */
+static struct {
+	struct bnode *nodes;
+	size_t n;
+} shared;
+
+static _Atomic int failures;
+
+int failed_runs(void)
+{
+	return atomic_load(&failures);
+}
+
+/*
+ * The run limit.  Spinning waiters of a FIFO lock (ticket, MCS) that get
+ * preempted (more threads than cores) can make every hand-off wait for a
+ * scheduler tick; a run with a fixed iteration count then takes minutes.
+ * A watchdog thread stores a run's start time in run_stop_for when it has
+ * gone on longer than run_limit seconds (a stale value can never match a
+ * later run's start); the threads then end the run with an error row
+ * "too slow", keeping the rate measured so far.  All three are plain
+ * flags/timestamps with no data published through them: relaxed.
+ */
+static double run_limit;	/* seconds (listbench.c: 2, quick 0.3, ...) */
+static _Atomic int64_t run_started_ns;	/* 0: no run in progress */
+static _Atomic int64_t run_stop_for;	/* the start time of the run to stop */
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void *run_limit_watchdog(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int64_t t0 = atomic_load_explicit(&run_started_ns, memory_order_relaxed);
+		struct timespec d = { 0, 20 * 1000 * 1000 };
+
+		if (t0 && (double)(now_ns() - t0) * 1e-9 > run_limit)
+			atomic_store_explicit(&run_stop_for, t0, memory_order_relaxed);
+		nanosleep(&d, NULL);
+	}
+	return NULL;
+}
+
+int run_limit_start(double seconds)
+{
+	pthread_t wd;
+
+	run_limit = seconds;
+	if (pthread_create(&wd, NULL, run_limit_watchdog, NULL) != 0)
+		return -1;
+	pthread_detach(wd);
+	return 0;
+}
+
+static int lost_node_planted;	/* --plant-bug=lost-node: the check must catch it */
+
+void plant_lost_node(void)
+{
+	lost_node_planted = 1;
+}
+
+static size_t prefill_nodes(const struct workload *w, size_t arg, int threads)
+{
+	if (w->kind == SPLICE_CUT || w->kind == FL_PUT)	/* no thread runs dry */
+		return arg * (size_t)(2 * threads + 4);
+	return arg;
+}
+
+static void setup(const struct spec *sp, size_t arg, int threads)
+{
+	const struct peer *im = sp->im;
+	size_t n = prefill_nodes(sp->w, arg, threads);
+	int fl = sp->w->kind == SPLICE_CUT || sp->w->kind == FL_PUT;
+
+	shared.nodes = aligned_alloc(64, n * sizeof(struct bnode));
+	if (shared.nodes == NULL) {
+		fprintf(stderr, "listbench: out of memory (%zu nodes)\n", n);
+		exit(2);
+	}
+	memset(shared.nodes, 0, n * sizeof(struct bnode));
+	shared.n = n;
+	im->init(fl ? arg : 0, n);
+	if (fl) {
+		struct bnode **v = malloc(arg * sizeof(*v));
+
+		if (v == NULL)
+			exit(2);
+		for (size_t i = 0; i < n; i += arg) {
+			for (size_t j = 0; j < arg; j++) {
+				v[j] = &shared.nodes[i + j];
+				caslist_fl_node_init(&v[j]->fl);
+			}
+			im->put_batch(v, arg);
+		}
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		caslist_node_init(bnode_cas(&shared.nodes[i]));
+		if (im->add_tail)
+			im->add_tail(&shared.nodes[i]);
+		else
+			im->add_head(&shared.nodes[i]);
+	}
+}
+
+/* Thread 0, after every loop ended: the structure and the node count. */
+static void end_check(cbench_state *s, const struct spec *sp)
+{
+	const char *err = NULL;
+	long got = sp->im->count(shared.n, &err);
+	char msg[200];
+
+	if (got != (long)shared.n) {
+		if (got < 0)
+			snprintf(msg, sizeof(msg), "FAIL: %s", err ? err : "check failed");
+		else
+			snprintf(msg, sizeof(msg), "FAIL: %ld nodes at the end, expected %zu", got,
+				 shared.n);
+		fprintf(stderr, "listbench: %s/%s threads=%d: %s\n", sp->w->name, sp->im->name,
+			cbench_thread_count(s), msg);
+		atomic_fetch_add(&failures, 1);
+		cbench_skip_with_error(s, msg);
+	}
+	free(shared.nodes);
+	shared.nodes = NULL;
+}
+
+/* Inside the loop, every thread once the watchdog fired: end the run
+ * with an error row (the first thread's message is the one kept). */
+static void stop_run(cbench_state *s, const struct spec *sp)
+{
+	char msg[200];
+	double secs = (double)(now_ns() - atomic_load_explicit(&run_started_ns,
+								memory_order_relaxed)) * 1e-9;
+
+	snprintf(msg, sizeof(msg), "too slow: stopped after %.1f s at about %.3gM items/s (%s)",
+		 secs, (double)cbench_iterations(s) * cbench_thread_count(s) / secs * 1e-6,
+		 cbench_thread_count(s) > cbench_num_cpus()
+			 ? "spinning waiters preempted: more threads than cores"
+			 : "--run-limit");
+	if (cbench_thread_index(s) == 0)
+		fprintf(stderr, "listbench: %s/%s/%zu threads=%d: %s\n", sp->w->name,
+			sp->im->name, (size_t)cbench_range_arg(s, 0), cbench_thread_count(s), msg);
+	cbench_skip_with_error(s, msg);
+}
+
+void body(cbench_state *s, void *user)
+{
+	const struct spec *sp = user;
+	const struct peer *im = sp->im;
+	const unsigned batch = sp->w->batch;
+	const int t = cbench_thread_index(s), nt = cbench_thread_count(s);
+	const size_t arg = (size_t)cbench_range_arg(s, 0);
+	uint64_t rng = 0x5eedULL + (uint64_t)t * 0x10001ULL;
+	size_t lo = arg * (size_t)t / (size_t)nt, hi = arg * (size_t)(t + 1) / (size_t)nt;
+	size_t slice = hi - lo, cap = 4 * arg;
+	struct bnode **buf = NULL;
+	int64_t items = 0;
+	int lose = lost_node_planted && t == 0 && im == &peer_caslist;
+
+	if (sp->why[0])
+		cbench_skip_with_error(s, sp->why);
+	else if (sp->slow_at && nt > sp->slow_at)
+		cbench_skip_with_error(s, "not run: too slow at fewer threads");
+	else if ((sp->w->kind == LRU_SLICE && slice < 1) ||
+		 (sp->w->kind == DEL_DISJOINT && slice < 2))
+		cbench_skip_with_error(s, "unsupported: fewer nodes than threads need");
+	if (cbench_error_occurred(s)) {
+		while (cbench_keep_running(s))
+			;
+		return;
+	}
+	if (sp->w->kind == SPLICE_CUT || sp->w->kind == FL_PUT) {
+		buf = malloc(cap * sizeof(*buf));
+		if (buf == NULL)
+			exit(2);
+	}
+	if (t == 0) {
+		setup(sp, arg, nt);
+		atomic_store_explicit(&run_started_ns, now_ns(), memory_order_relaxed);
+	}
+
+	while (cbench_keep_running_batch(s, batch)) {
+		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
+		    atomic_load_explicit(&run_started_ns, memory_order_relaxed)) {
+			stop_run(s, sp);	/* the loop's next test ends it */
+			continue;
+		}
+		for (unsigned b = 0; b < batch; b++) {
+			struct bnode *x, *p;
+			size_t k;
+
+			switch (sp->w->kind) {
+			case LRU_SLICE:
+				im->move_head(&shared.nodes[lo + rng_below(&rng, slice)]);
+				break;
+			case LRU_ALL:
+				im->move_head(&shared.nodes[rng_below(&rng, arg)]);
+				break;
+			case QUEUE:
+				x = im->pop_tail();
+				if (x && lose) {
+					lose = 0;	/* planted bug: drop one node */
+					x = NULL;
+				}
+				if (x)
+					im->add_head(x);
+				break;
+			case STACK:
+				x = im->pop_head();
+				if (x)
+					im->add_head(x);
+				break;
+			case DEL_DISJOINT:
+				k = rng_below(&rng, slice);
+				x = &shared.nodes[lo + k];
+				im->del(x);
+				k = (k + 1 + rng_below(&rng, slice - 1)) % slice;	/* another one */
+				if (im->add_after(&shared.nodes[lo + k], x) != 0) {
+					fprintf(stderr, "listbench: %s: own node unlinked\n", im->name);
+					abort();
+				}
+				break;
+			case DEL_OVERLAP:
+			case ADD_NEAR:
+				x = &shared.nodes[rng_below(&rng, arg)];
+				if (!im->del_if_linked(x))
+					break;
+				do
+					p = &shared.nodes[rng_below(&rng, arg)];
+				while ((sp->w->kind == ADD_NEAR ? im->add_near(p, x)
+								: im->add_after(p, x)) != 0);
+				break;
+			case SPLICE_CUT:
+				k = im->take(arg, buf, cap);
+				if (k)
+					im->put_batch(buf, k);
+				items += (int64_t)k - 1;	/* nodes, not iterations */
+				break;
+			case FL_PUT:
+				k = im->take(arg, buf, cap);
+				for (size_t i = 0; i < k; i++)
+					im->put1(buf[i]);
+				if (im->put_flush)
+					im->put_flush();
+				items += (int64_t)k - 1;	/* puts, not iterations */
+				break;
+			}
+		}
+	}
+	items += cbench_iterations(s);
+	cbench_set_items_processed(s, items);
+	free(buf);
+	if (t == 0) {
+		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
+		    atomic_load_explicit(&run_started_ns, memory_order_relaxed))
+			((struct spec *)user)->slow_at = nt;	/* read by later runs' threads */
+		atomic_store_explicit(&run_started_ns, 0, memory_order_relaxed);
+		end_check(s, sp);
+	}
+}
