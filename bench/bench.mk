@@ -1,7 +1,6 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
 EXTRA_DIST += bench/plot bench/compare bench/smoke.sh
-CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json \
-	bench/smoke-*.gp
+CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
 # libcaslist against peers (doc/bench.md).  The parts are listed in

@@ -8,12 +8,17 @@
 #  2 - bench/compare --check finds a caslist result for every workload at
 #      every thread count, and unsupported peers reported as such
 #  3 - a planted lost node (--plant-bug=lost-node) is caught by the check
+#  4 - bench/plot --script-only on the JSON of 1: every chart's gnuplot
+#      script turns enhanced text off (names such as del_overlap and
+#      caslist_cache contain '_', which enhanced text makes a subscript)
+#  5 - a run stopped by the run limit (--run-limit, a real "too slow"
+#      error row) is drawn: a mark, and a key entry that says so
 bin=${CASLIST_BUILDDIR:-.}/bench/listbench
 src=$(cd "$(dirname "$0")" && pwd)
 py=$(command -v python3 || echo /usr/bin/python3)
 out=${CASLIST_BUILDDIR:-.}/bench/smoke-$$.json
 . "$src/../test/tap.sh"
-tap_plan 3
+tap_plan 5
 res=$("$bin" --quick --smoke --max-threads=2 \
 	--benchmark_out="$out" --benchmark_out_format=json 2>&1)
 rc=$?
@@ -31,7 +36,6 @@ if [ $rc -eq 0 ] && printf '%s\n' "$cmp" | grep -q 'ck_stack *1 thr: unsupported
 else
 	tap_notok "compare --check exit=$rc" "$cmp"
 fi
-rm -f "$out"
 res=$("$bin" --plant-bug=lost-node --benchmark_filter='^queue/caslist/' --max-threads=1 \
 	--smoke 2>&1)
 rc=$?
@@ -40,4 +44,31 @@ if [ $rc -eq 1 ] && printf '%s\n' "$res" | grep -q 'FAIL: 1023 nodes at the end,
 else
 	tap_notok "planted lost node not caught (exit=$rc)" "$(printf '%s\n' "$res" | tail -n 20)"
 fi
+
+gp=${CASLIST_BUILDDIR:-.}/bench/smoke-$$.gp
+rm -rf "$gp"
+res=$("$py" "$src/plot" --script-only "$out" "$gp" 2>&1)
+rc=$?
+n=$(ls "$gp"/*.gp 2>/dev/null | wc -l)
+plain=$(grep -L '^set termoption noenhanced$' "$gp"/*.gp 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$n" -gt 0 ] && [ -z "$plain" ] && grep -q 'del_overlap' "$gp"/del_overlap_*.gp; then
+	tap_ok "plot: $n chart scripts, all with enhanced text off"
+else
+	tap_notok "plot exit=$rc, $n scripts; enhanced text on in: $plain" "$res"
+fi
+rm -f "$out"
+rm -rf "$gp"
+res=$("$bin" --benchmark_filter='^queue/mutex/' --max-threads=2 --run-limit=0.05 \
+	--benchmark_min_time=2 --benchmark_out="$out" --benchmark_out_format=json 2>&1)
+rc=$?
+res=$res$("$py" "$src/plot" --script-only "$out" "$gp" 2>&1)
+if [ $rc -eq 0 ] && grep -q "title 'mutex (too slow at 1 threads" "$gp"/queue_1024.gp &&
+	grep -q "'-' using 1:2 with points pt 2" "$gp"/queue_1024.gp; then
+	tap_ok "plot: a run stopped as too slow is marked ($(grep -o 'too slow at [0-9]* threads' "$gp"/queue_1024.gp))"
+else
+	tap_notok "plot: the too-slow run is not marked (listbench exit=$rc)" \
+		"$res$(cat "$gp"/queue_1024.gp 2>/dev/null)"
+fi
+rm -f "$out"
+rm -rf "$gp"
 tap_done
