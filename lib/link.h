@@ -34,7 +34,19 @@ typedef struct caslist_node node_t;
 static inline uintptr_t w_of(const node_t *n) { return (uintptr_t)n; }
 static inline node_t *node_of(uintptr_t w) { return (node_t *)(w & ~LOCK); }
 static inline bool w_locked(uintptr_t w) { return (w & LOCK) != 0; }
-static inline bool w_unlinked(uintptr_t w) { return w == 0 || w == CASLIST_POISON_NEXT; }
+/*
+ * BATCH_TAG: a next word `b | BATCH_TAG` (bit 1 set, bit 0 clear) says "not
+ * linked: queued in batch b" (struct caslist_batch, 4-aligned).  Removers
+ * see it as unlinked (ENOENT), touch as "on its way to a head", an add as
+ * misuse.  It is why batched nodes, unlike chain nodes, may be targeted by
+ * any thread while they wait in a batch.
+ */
+#define BATCH_TAG ((uintptr_t)2)
+static inline bool w_batched(uintptr_t w) { return (w & (LOCK | BATCH_TAG)) == BATCH_TAG; }
+static inline bool w_unlinked(uintptr_t w)
+{
+	return w == 0 || w == CASLIST_POISON_NEXT || w_batched(w);
+}
 
 /*
  * The head flag.  A list head's own prev word always carries HEAD_FLAG
@@ -337,6 +349,22 @@ static inline void link_unlink_locked(node_t *pred, node_t *n, node_t *succ, con
 	link_poison(n);
 }
 
+/*
+ * link_unlink_to_batch - as link_unlink_locked, but n is left queued in a
+ * batch: prev poisoned, next = word (b | BATCH_TAG) instead of POISON.
+ * Step 3 is a release store, as in link_poison: a reader that sees the
+ * batch word also sees the poisoned prev; removers waiting on L(n) learn
+ * "not linked".
+ */
+static inline void link_unlink_to_batch(node_t *pred, node_t *n, node_t *succ, uintptr_t word,
+					const char *op)
+{
+	set_prev_checked(succ, pred, n, op);
+	link_unlock(pred, succ);
+	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
+	atomic_store_explicit(&n->next, word, memory_order_release);
+}
+
 /* ---- composite steps shared by list.c and freelist.c ---- */
 
 /*
@@ -388,6 +416,22 @@ static inline int link_del(node_t *n, node_t **pred, const char *op)
 	if (pred != NULL)
 		*pred = p;
 	return CASLIST_OK;
+}
+
+/*
+ * [L10] link_batch_chain - a batch's nodes become one chain just before it
+ * is spliced (and link_unlock releases each link just after).  For each
+ * pair (a, b): b->prev = a (release, as every prev store) and a->next =
+ * b|LOCK (relaxed: a is ours, published by the splice's release).  So
+ * while the chain is private and while the splice runs, every node of it
+ * looks busy, never linked: a waiter waits exactly as for a node in
+ * transit, and a remover cannot mistake the chain for a list (the chain
+ * rule that plain chains need, batches do not).
+ */
+static inline void link_batch_chain(node_t *a, node_t *b)
+{
+	set_prev_new(b, a);
+	atomic_store_explicit(&a->next, w_of(b) | LOCK, memory_order_relaxed);
 }
 
 /* ---- initialisation, chains, claims and cuts: the remaining writers ---- */

@@ -24,8 +24,10 @@ static inline node_t *head_of(const struct caslist_list *l)
  */
 static inline void check_addable(const node_t *n, const char *op)
 {
-	CASLIST_REQUIRE(w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed)), op, n,
-			"node is already linked");
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+
+	CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n,
+			"node is already linked (or queued in a batch)");
 }
 
 /* A list whose head was never caslist_init'ed (next 0): abort instead of
@@ -244,6 +246,8 @@ int caslist_touch(struct caslist_list *l, struct caslist_node *n)
 
 	CASLIST_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
 	for (;;) {
+		if (w_batched(v))	/* queued in a batch: on its way to a head */
+			return CASLIST_OK;
 		if (w_unlinked(v)) {
 			if (link_claim(n, &v, "caslist_touch")) {
 				node_t *f = link_lock_head(h, "caslist_touch");

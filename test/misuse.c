@@ -100,6 +100,33 @@ static void pop_tail_uninit_list(void)
 	caslist_pop_tail(&Z);
 }
 
+static struct caslist_batch B;
+
+static void batch_two_lists(void)
+{
+	caslist_batch_init(&B);
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	caslist_batch_move_head(&B, &L, &a);
+	caslist_batch_move_head(&B, &M, &b);	/* B holds a for L */
+}
+
+static void batch_twice(void)
+{
+	caslist_batch_init(&B);
+	caslist_add_tail(&L, &a);
+	caslist_batch_move_head(&B, &L, &a);
+	caslist_batch_move_head(&B, &L, &a);
+}
+
+static void add_queued(void)
+{
+	caslist_batch_init(&B);
+	caslist_add_tail(&L, &a);
+	caslist_batch_move_head(&B, &L, &a);
+	caslist_add_head(&M, &a);		/* a belongs to the batch */
+}
+
 static void touch_head(void)
 {
 	caslist_touch(&L, &L.head);
@@ -411,8 +438,10 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 
 /* The CASLIST_CHECK sites, as "file: text on the line"; each has a case. */
 static const char *const sites[] = {
-	"lib/list.c: CASLIST_REQUIRE(w_unlinked(",
+	"lib/list.c: CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
 	"lib/list.c: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
+	"lib/batch.c: CASLIST_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
+	"lib/batch.c: CASLIST_REQUIRE(v != batch_word(b), \"caslist_batch_move_head\"",
 	"lib/link.h: CASLIST_REQUIRE(v != 0, op, h",
 	"lib/list.c: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_move_head\"",
@@ -428,7 +457,7 @@ static const char *const sites[] = {
 /* Every CASLIST_CHECK( line in the sources matches exactly one entry. */
 static int sites_covered(void)
 {
-	static const char *const files[] = { "lib/list.c", "lib/link.h", "lib/freelist.c",
+	static const char *const files[] = { "lib/list.c", "lib/link.h", "lib/batch.c", "lib/freelist.c",
 					     "lib/cluster.c", "lib/check.c", "lib/debug.c" };
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;
@@ -495,6 +524,13 @@ int main(void)
 	       "add_tail on a list never caslist_init'ed aborts");
 	tap_ok(aborts(pop_tail_uninit_list, "caslist_pop_tail", &Z.head, "not initialised"),
 	       "pop_tail on a list never caslist_init'ed aborts");
+	/* batches (every build) */
+	tap_ok(aborts(batch_two_lists, "caslist_batch_move_head", &B, "another list"),
+	       "a batch holding nodes for one list, used for another, aborts");
+	tap_ok(aborts(batch_twice, "caslist_batch_move_head", &a, "already queued in this batch"),
+	       "a node queued twice in one batch aborts");
+	tap_ok(aborts(add_queued, "caslist_add_head", &a, "queued in a batch"),
+	       "a plain add of a node queued in a batch aborts");
 	/* caslist_del */
 	DEBUG_CASE(tap_ok(aborts(del_unlinked, "caslist_del", &a, "not linked"),
 			  "del of a never-linked node aborts"));

@@ -60,9 +60,10 @@ struct item {
 	int state;		/* mix move: IN_LIST or the owner's id (owner-only) */
 };
 
-enum { OP_MOVE, OP_DEL, OP_POP, OP_ADD, OP_TOUCH_ADD, OP_WALK, OP_CUT, OP_EVICT, NOPS };
+enum { OP_MOVE, OP_DEL, OP_POP, OP_ADD, OP_TOUCH_ADD, OP_WALK, OP_CUT, OP_EVICT, OP_BATCH,
+       NOPS };
 static const char *const op_name[NOPS] = { "move", "del", "pop", "add", "touch_add",
-					   "walk", "cut", "evict" };
+					   "walk", "cut", "evict", "batch" };
 
 static struct caslist_list lists[MAXL];
 static struct item *items;
@@ -83,6 +84,8 @@ struct thr {
 	long walked;
 	struct item **made;	/* mix grow: the nodes this thread malloc'ed */
 	int nmade;
+	struct caslist_batch batch;	/* mixes move, touch, lru: queued moves */
+	int q[CASLIST_BATCH_MAX], nq;	/* what is queued in it (mine[] = 2) */
 } __attribute__((aligned(64)));
 
 static struct thr *thr;
@@ -104,6 +107,43 @@ static inline int is_item(const struct caslist_node *n)
 	uintptr_t a = (uintptr_t)n, b = (uintptr_t)&items[0].link;
 
 	return a >= b && a < (uintptr_t)&items[nitems].link && (a - b) % sizeof(struct item) == 0;
+}
+
+/* The batch flushed (by us, or by itself when full): forget what it held. */
+static void batch_flushed(struct thr *t)
+{
+	while (t->nq > 0)
+		t->mine[t->q[--t->nq]] = 0;
+}
+
+static void batch_flush(struct thr *t)
+{
+	caslist_batch_flush(&t->batch);
+	batch_flushed(t);
+}
+
+/* Queue it for l's head in t's batch (flushing first if the batch is for
+ * another list).  A node queued in our own batch is skipped (queueing it
+ * again is misuse); the walk check treats queued nodes as ours: they are on
+ * no list until the flush. */
+static void batch_op(struct thr *t, struct caslist_list *l, struct item *it)
+{
+	int k = (int)(it - items);
+
+	t->tried[OP_BATCH]++;
+	if (t->mine[k])
+		return;
+	if (t->batch.n > 0 && t->batch.l != l)
+		batch_flush(t);
+	if (caslist_batch_move_head(&t->batch, l, &it->link) != CASLIST_OK)
+		return;
+	t->ok[OP_BATCH]++;
+	if (t->batch.n == 0) {		/* it was the last one: flushed */
+		batch_flushed(t);
+	} else if (t->batch.node[t->batch.n - 1] == &it->link) {
+		t->mine[k] = 2;		/* queued here (not in another batch) */
+		t->q[t->nq++] = k;
+	}
 }
 
 static void take(struct thr *t, struct item *it)
@@ -179,6 +219,8 @@ static void op_move(struct thr *t)
 		t->tried[OP_MOVE]++;
 		if (!t->mine[it - items] && caslist_move_head(l, &it->link) == CASLIST_OK)
 			t->ok[OP_MOVE]++;
+	} else if (r < 72) {
+		batch_op(t, l, it);
 	} else if (r < 80) {
 		t->tried[OP_DEL]++;
 		if (!t->mine[it - items] && caslist_del_if_linked(&it->link)) {
@@ -206,10 +248,12 @@ static void op_touch(struct thr *t, int lru)
 	struct caslist_list *l = &lists[lru ? 0 : rnd(t, (unsigned)nlists)];
 	struct caslist_node *n;
 
-	if (r < 60) {			/* a hit */
+	if (r < 40) {			/* a hit */
 		t->tried[OP_TOUCH_ADD]++;
 		if (caslist_touch(l, &it->link) == CASLIST_TOUCH_ADDED)
 			t->ok[OP_TOUCH_ADD]++;
+	} else if (r < 60) {		/* a hit, batched */
+		batch_op(t, l, it);
 	} else if (!lru && r < 75) {
 		t->tried[OP_DEL]++;
 		if (caslist_del_if_linked(&it->link))
@@ -381,6 +425,7 @@ static void *worker(void *arg)
 				op_cut(t);
 		}
 	}
+	batch_flush(t);
 	/* Hand back what we own (mix move and cut): to list 0's tail. */
 	while (t->nown > 0)
 		caslist_add_tail(&lists[0], &give(t)->link);
@@ -446,6 +491,7 @@ int main(int argc, char **argv)
 		thr[i].rng = seed * 1000003u + (uint64_t)i;
 		thr[i].mine = calloc((size_t)nitems, 1);
 		thr[i].made = calloc(GROW_MAX, sizeof(*thr[i].made));
+		caslist_batch_init(&thr[i].batch);
 		if (thr[i].mine == NULL || thr[i].made == NULL)
 			return 2;
 	}

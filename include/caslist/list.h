@@ -173,6 +173,39 @@ CASLIST_API void caslist_splice_tail(struct caslist_list *l, struct caslist_node
 CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
 						   struct caslist_node *last);
 
+/* ---- batches: many moves to the head, one head-lock ------------------
+ * What the kernel's per-CPU folio batches do for LRU rotation: a thread
+ * queues nodes in its own batch - each is removed from its list in place,
+ * at once, in parallel with other threads - and the batch goes to the
+ * head of one list in a single splice (one L(head) per batch instead of
+ * one per node).  Given up: a queued node reaches the head only at the
+ * flush, and is on no list meanwhile (a pop cannot evict it; removers see
+ * it as not linked).  Any thread may target a queued node: removals
+ * report ENOENT, caslist_touch reports it moved, a second batch_move_head
+ * (another batch) reports CASLIST_OK.  A batch belongs to one thread. */
+
+#define CASLIST_BATCH_MAX 15	/* nodes per batch (the kernel's folio batch) */
+
+struct caslist_batch {
+	struct caslist_list *l;	/* where the queued nodes go (NULL: none) */
+	unsigned n;
+	struct caslist_node *node[CASLIST_BATCH_MAX];
+};
+
+/** caslist_batch_init - an empty batch. */
+CASLIST_API void caslist_batch_init(struct caslist_batch *b);
+/** caslist_batch_move_head - queue linked @n (on any list) in @b, for the
+ * head of @l: @n is removed from its list now and reaches @l's head at the
+ * next flush; a full batch flushes itself.  Returns CASLIST_OK (queued
+ * here, or already queued in another thread's batch) or CASLIST_ENOENT
+ * (n is not linked).  Aborts if @b holds nodes for another list, or if @n
+ * is already queued in @b. */
+CASLIST_API int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
+					struct caslist_node *n);
+/** caslist_batch_flush - splice the queued nodes at the head of their
+ * list, the most recently queued first, under one head-link lock. */
+CASLIST_API void caslist_batch_flush(struct caslist_batch *b);
+
 /* ---- traversal ----------------------------------------------------- */
 
 /** caslist_iter_next - step a cursor.  Start with *cur = &l->head.  Returns

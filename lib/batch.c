@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * lib/batch.c - batched moves to the head (caslist_batch_*): remove each
+ * node in place at once, splice them all with one head-link lock.
+ * doc/protocol.md section 4 ("Batches") has the protocol; every write to
+ * a link is a step of link.h ([S6]'s delete with a batch mark instead of
+ * POISON, [L10] to chain, [L7] to splice).
+ */
+#include "link.h"
+
+void caslist_batch_init(struct caslist_batch *b)
+{
+	b->l = NULL;
+	b->n = 0;
+}
+
+/* The batch word of b: its address with BATCH_TAG (b is at least 4-aligned). */
+static inline uintptr_t batch_word(const struct caslist_batch *b)
+{
+	return (uintptr_t)b | BATCH_TAG;
+}
+
+/*
+ * [S13] queue n: L(n) (ENOENT if n is not linked), wait for L(pred) as a
+ * delete ([S6], rules R2/R3), unlink leaving n's word = b|BATCH_TAG.  From
+ * the unlink on, n is in no list and owned by b.
+ */
+int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
+			    struct caslist_node *n)
+{
+	node_t *s, *p;
+
+	CASLIST_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
+			"the batch holds nodes for another list (flush it first)");
+	s = link_lock_op(n, "caslist_batch_move_head");
+	if (s == NULL) {
+		/* Relaxed: a snapshot that only picks the return code. */
+		uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+
+		CASLIST_REQUIRE(v != batch_word(b), "caslist_batch_move_head", n,
+				"node is already queued in this batch");
+		return w_batched(v) ? CASLIST_OK : CASLIST_ENOENT;
+	}
+	p = link_lock_prev_op(n, "caslist_batch_move_head");
+	link_unlink_to_batch(p, n, s, batch_word(b), "caslist_batch_move_head");
+	b->l = l;
+	b->node[b->n++] = n;
+	if (b->n == CASLIST_BATCH_MAX)
+		caslist_batch_flush(b);
+	return CASLIST_OK;
+}
+
+/*
+ * [S14] flush: chain the queued nodes, newest first, with locked words
+ * ([L10]); L(head) by one fetch_or ([S0]; waiting for a head link holding
+ * only links of nodes in transit: rule R2); insert the chain ([L7]:
+ * linearization point, all of them at once); then release each link of
+ * the chain but the last (insert step 5 released that one).
+ */
+void caslist_batch_flush(struct caslist_batch *b)
+{
+	node_t *h, *f, *first, *last;
+	unsigned k = b->n;
+
+	if (k == 0)
+		return;
+	first = b->node[k - 1];
+	last = b->node[0];
+	for (unsigned i = k - 1; i > 0; i--)
+		link_batch_chain(b->node[i], b->node[i - 1]);
+	h = &b->l->head;
+	f = link_lock_head(h, "caslist_batch_flush");
+	link_insert_locked(h, f, first, last, "caslist_batch_flush");
+	for (unsigned i = k - 1; i > 0; i--)
+		link_unlock(b->node[i], b->node[i - 1]);
+	b->n = 0;
+}
