@@ -123,7 +123,7 @@ struct pingpong {
 	char pad[64 - sizeof(unsigned)];
 	_Atomic(int) give_up;
 	unsigned cpu;
-};
+} __attribute__((aligned(64)));	/* sizeof a multiple of 64, for aligned_alloc */
 
 static void *pong_main(void *arg)
 {
