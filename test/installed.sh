@@ -32,9 +32,11 @@ else
 fi
 echo "# $what"
 
-PKG_CONFIG_PATH=$root$libdir/pkgconfig
-PKG_CONFIG_LIBDIR=$root$libdir/pkgconfig	# only what was installed here
-export PKG_CONFIG_PATH PKG_CONFIG_LIBDIR
+# The installed .pc files first; the system's for liburcu (a sysroot only
+# prefixes paths that are not the system's own, which the compiler searches
+# anyway).
+PKG_CONFIG_PATH=$root$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export PKG_CONFIG_PATH
 if [ -n "$root" ]; then PKG_CONFIG_SYSROOT_DIR=$root; export PKG_CONFIG_SYSROOT_DIR; fi
 LD_LIBRARY_PATH=$root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH
