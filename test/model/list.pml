@@ -47,6 +47,7 @@
 #define ZERO   12		/* next == 0: never linked, or a cut chain's end */
 #define POIS   14		/* next == CASLIST_POISON_NEXT */
 #define CLAIMED 15		/* next == POISON|LOCK: claimed by caslist_touch */
+#define BATCHW 16		/* next == b|BATCH_TAG: queued in a batch (not linked) */
 #define W(s)        (2 * (s))
 #define LOCKED(v)   (((v) % 2) == 1)
 #define PTR(v)      ((v) / 2)
@@ -368,7 +369,8 @@ inline op_touch(oth_h, oth_n)
 	do
 	:: v = w[oth_n];
 	   if
-	   :: UNLINKED(v) ->
+	   :: v == BATCHW -> break		/* queued in a batch: reported moved */
+	   :: UNLINKED(v) && v != BATCHW ->
 #ifdef MUT_TOUCH_PLAIN
 		ok = 1;
 		d_step { w[oth_n] = CLAIMED; assert(!INLIST(where[oth_n])); where[oth_n] = me }
@@ -397,6 +399,52 @@ inline op_touch(oth_h, oth_n)
 		fi
 	   fi
 	od
+}
+
+/* [S13] batch_move_head(n): L(n) (NONE: ENOENT), L(pred) as a delete,
+ * unlink leaving n's word BATCHW (not linked, queued); n joins my queue
+ * (qa, then qb). */
+inline op_batch_add(oba_n)
+{
+	link_lock(oba_n, s);
+	if
+	:: s == NONE -> skip
+	:: else ->
+		link_lock_prev(oba_n, p);
+		set_prev_checked(s, p, oba_n);
+		d_step { w[p] = W(s); list_at(p); ghost_out(oba_n, oba_n, gl) }
+		prv[oba_n] = PPOIS;
+		w[oba_n] = BATCHW;
+		if
+		:: qa == NONE -> qa = oba_n
+		:: else -> qb = oba_n
+		fi
+	fi
+}
+
+/* [S14] batch_flush(h): chain newest first with LOCKED words ([L10]),
+ * L(h), insert the chain ([L7]), then unlock the chain's inner links.
+ * Mutant MUT_BATCH_CHAIN_UNLOCKED: the chain words are plain (they look
+ * linked, as a private chain's do): a remover can take them. */
+inline op_batch_flush(obf_h)
+{
+	if
+	:: qa == NONE -> skip
+	:: qa != NONE && qb == NONE ->
+		link_lock(obf_h, f);
+		link_insert_locked(obf_h, f, qa, qa)
+	:: qa != NONE && qb != NONE ->
+		prv[qa] = qb;			/* [L10] */
+#ifdef MUT_BATCH_CHAIN_UNLOCKED
+		w[qb] = W(qa);
+#else
+		w[qb] = W(qa) + 1;
+#endif
+		link_lock(obf_h, f);
+		link_insert_locked(obf_h, f, qb, qa);
+		w[qb] = W(qa)			/* release the inner link */
+	fi;
+	qa = NONE; qb = NONE
 }
 
 /* [S8] pop_head: L(head) (waits), then only TRYlock L(first). */
@@ -525,6 +573,7 @@ inline op_walk(ow_h)
 proctype P(byte me)
 {
 	byte s, s2, p, q, f, t, v, v1, v2, g, gl, got, cur, steps, ok;
+	byte qa = NONE, qb = NONE;	/* my batch: oldest, newest */
 
 	if
 	:: scen == 1 ->			/* delete of neighbours, add_after next to them */
@@ -609,6 +658,12 @@ proctype P(byte me)
 		:: me == 1 -> op_touch(HEADB, 3)
 		:: me == 2 -> op_pop_tail(HEAD); op_del(3)
 		fi
+	:: scen == 12 ->		/* a batch: queue two nodes, flush; raced */
+		if
+		:: me == 0 -> op_batch_add(3); op_batch_add(2); op_batch_flush(HEAD)
+		:: me == 1 -> op_del(2)
+		:: me == 2 -> op_touch(HEADB, 3); op_del(3)
+		fi
 	fi;
 	done++
 }
@@ -671,6 +726,7 @@ init {
 		:: SCEN == 0 || SCEN == 9 -> scen = 9
 		:: SCEN == 0 || SCEN == 10 -> scen = 10
 		:: SCEN == 0 || SCEN == 11 -> scen = 11
+		:: SCEN == 0 || SCEN == 12 -> scen = 12
 		fi;
 		if
 		:: scen == 1 -> build(1, 2, 3, 0, 0); where[4] = 2
@@ -684,6 +740,7 @@ init {
 		:: scen == 9 -> build(1, 2, 3, 0, 0)
 		:: scen == 10 -> build(1, 2, 0, 3, 0)
 		:: scen == 11 -> build(1, 0, 0, 2, 0)	/* 3 unlinked, nobody's */
+		:: scen == 12 -> build(1, 2, 3, 4, 0)
 		fi;
 		run P(0); run P(1); run P(2)
 	}
@@ -694,7 +751,9 @@ init {
 		check_list(HEADB);
 		i = 1;
 		do
-		:: i < HEADB -> assert(seen[i] == INLIST(where[i])); i++
+		:: i < HEADB -> assert(seen[i] == INLIST(where[i]));
+			assert(seen[i] || UNLINKED(w[i]));	/* I2: off-list words say so */
+			i++
 		:: else -> break
 		od
 	}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/model/run.sh - model-check the link-lock protocol with spin (TAP).
-#   1     list.pml, every scenario (init picks one of 11; 8-11 use two lists): no assertion
+#   1     list.pml, every scenario (init picks one of 12; 8-12 use two lists): no assertion
 #         violation, no invalid end state (deadlock); prints states stored.
 #   2..n  each mutant (one lock step removed or one validation skipped)
 #         must be reported as an error by spin: the model can fail.
@@ -14,9 +14,9 @@ spin=${CASLIST_SPIN:-spin}
 cc=${CASLIST_MODEL_CC:-cc}
 mutants="MUT_SKIP_PRED_LOCK MUT_TAIL_NO_EXPECT MUT_INSERT_UNLOCKED MUT_POP_HEAD_WAITS
 MUT_NEAR_NO_VALIDATE MUT_CUT_NO_LAST_LOCK MUT_MOVE_HOLD_PRED MUT_CUT_NO_LIST_CHECK
-MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN"
+MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED"
 scens=
-[ "${CASLIST_MODEL_EACH:-0}" = 1 ] && scens="1 2 3 4 5 6 7 8 9 10 11"
+[ "${CASLIST_MODEL_EACH:-0}" = 1 ] && scens="1 2 3 4 5 6 7 8 9 10 11 12"
 n=1
 for m in $mutants; do n=$((n + 1)); done
 for s in $scens; do n=$((n + 1)); done
@@ -55,7 +55,7 @@ verify() {
 i=1
 verify
 if [ "$errors" = 0 ] && ! printf '%s\n' "$out" | grep -q 'max search depth too small'; then
-	echo "ok 1 - list.pml, all 11 scenarios (2 lists), 3 processes: errors 0, $states states stored"
+	echo "ok 1 - list.pml, all 12 scenarios (2 lists), 3 processes: errors 0, $states states stored"
 else
 	echo "not ok 1 - list.pml: errors $errors"
 	printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
