@@ -48,7 +48,7 @@
 	} while (0)
 
 static int step;
-#define NOPS 19			/* 12 list ops, 7 free-list ops */
+#define NOPS 20			/* 13 list ops, 7 free-list ops */
 static unsigned long long op_count[NOPS];	/* per decoded op, for the replay summary */
 
 /* ---- lists and their model ---- */
@@ -371,6 +371,36 @@ static void op_list(unsigned op)
 		}
 		break;
 	}
+	case 12: { /* a batch: queue up to 6 nodes (any list, linked or not) for
+		    * list l, check they left their lists, flush: at l's head,
+		    * newest first */
+		struct caslist_batch bt;
+		int q[6], nq = 0, cnt = 1 + (int)(b % 6);
+
+		caslist_batch_init(&bt);
+		for (int i = 0; i < cnt; i++) {
+			n = (int)(byte() % NN);
+			if (where[n] == -2)	/* queued here already: misuse */
+				continue;
+			if (where[n] < 0) {
+				REQUIRE(caslist_batch_move_head(&bt, &L[l], &node[n]) ==
+						CASLIST_ENOENT, "batch of an unlinked node");
+				continue;
+			}
+			REQUIRE(caslist_batch_move_head(&bt, &L[l], &node[n]) == CASLIST_OK,
+				"batch_move_head");
+			m_remove(n);
+			where[n] = -2;
+			q[nq++] = n;
+		}
+		check_lists();	/* queued nodes are on no list */
+		caslist_batch_flush(&bt);
+		for (int i = 0; i < nq; i++) {
+			where[q[i]] = -1;
+			m_insert(l, 0, q[i]);
+		}
+		break;
+	}
 	case 9: { /* the exported lock-word primitives leave no trace */
 		struct caslist_node *s, *x;
 
@@ -552,10 +582,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		op_count[op]++;
 
-		if (op < 12)
+		if (op < 13)
 			op_list(op);
 		else
-			op_fl(op - 12);
+			op_fl(op - 13);
 		check_lists();
 		check_fl();
 	}
