@@ -197,6 +197,7 @@ static void stash_flush(struct pp_cpu *c)
 {
 	bool any = c->stash.nchains != 0;
 
+	c->stash_credit = 0;
 	while (c->stash.nchains)
 		chain_to_list(c, stash_pop_bottom(c));
 	if (any)
@@ -288,6 +289,7 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 			zone_lock(c);
 			got = refill_split_locked(c);
 			zone_unlock(c);
+			c->stash_credit += got;
 			if (got == 0 && z->stash_max)
 				/* Out of pages: the other stashes count as free
 				 * memory, so ask for them.  relaxed: a request,
@@ -297,6 +299,7 @@ size_t o0_refill(struct pp_cpu *c, size_t want)
 		}
 		break;
 	}
+	c->stash_credit += got;
 	/* Cluster modes: the per-page fix-up, outside the zone lock.  Each
 	 * page is ours once batch_next returns it. */
 	while ((n = caslist_fl_batch_next(&b)) != NULL) {
@@ -368,7 +371,8 @@ static void return_pages(struct pp_cpu *c, size_t n, bool stash)
 	default:
 		if (z->mode == PP_CASLIST) {
 			stash_check_drain(c);
-			if (stash && c->stash.pages + n <= z->stash_max && stash_has_room(c)) {
+			if (stash && c->stash.pages + n <= z->stash_max &&
+			    c->stash.pages + n <= c->stash_credit && stash_has_room(c)) {
 				cache_to_stash(c, n);
 				return;
 			}

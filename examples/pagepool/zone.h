@@ -92,7 +92,10 @@ struct pp_chain {
  * top, up to pp_zone.stash_max pages.  A refill takes the top batch before
  * it looks at the shared order-0 list, so a thread gets back the pages it
  * freed last, still in its caches, without a lock or a shared atomic.
- * When the stash is full a returned batch goes to the shared list.
+ * When the stash is full a returned batch goes to the shared list, and
+ * so does whatever a thread frees beyond what it took from the shared
+ * structures (pp_cpu.stash_credit): a thread that only frees (pages
+ * handed to it, as in parallel_free) gains nothing from a stash.
  */
 struct pp_stash {
 	struct pp_chain *ring;		/* cap entries; bottom at lo */
@@ -114,6 +117,8 @@ struct pp_cpu {
 	uint32_t tag;			/* owner tag of this thread (non-zero) */
 	struct pp_stash stash;
 	unsigned drain_seen;		/* last stash drain request acted on */
+	size_t stash_credit;		/* pages taken from the shared structures
+					 * since the stash was last handed back */
 	unsigned npbd, pbd_ops;		/* pending deltas, fl0 operations since flush */
 	struct pp_pb_delta pbd[PP_PB_DELTAS];
 	unsigned nfull;			/* pageblocks a flush found full of skipped */
