@@ -25,8 +25,26 @@
 
 #include "debug.h"
 
+/*
+ * Wait counters and a tunable policy, for the measurement build only
+ * (-DCASLIST_STATS: test/waitstat).  Per thread: backoff rounds, PAUSEs
+ * spun, sched_yield calls, failed attempts at a head link.  Release and
+ * debug builds compile all of it away.
+ */
+#ifdef CASLIST_STATS
+struct caslist__stats {
+	unsigned long rounds, pauses, yields, head_fail;
+};
+extern _Thread_local struct caslist__stats caslist__stats;
+extern unsigned caslist__backoff_min, caslist__backoff_max;
+#define CASLIST_STAT(field, n) (caslist__stats.field += (n))
+#define BACKOFF_MIN caslist__backoff_min
+#define BACKOFF_MAX caslist__backoff_max
+#else
+#define CASLIST_STAT(field, n) ((void)0)
 #define BACKOFF_MIN 4u
 #define BACKOFF_MAX 1024u
+#endif
 
 struct backoff {
 	unsigned spins;
@@ -55,12 +73,16 @@ static inline void cpu_relax(void)
 
 static inline void backoff(struct backoff *b)
 {
+	CASLIST_STAT(rounds, 1);
+	CASLIST_STAT(pauses, b->spins);
 	for (unsigned i = 0; i < b->spins; i++)
 		cpu_relax();
-	if (b->spins < BACKOFF_MAX)
-		b->spins <<= 1;
-	else
+	if (b->spins < BACKOFF_MAX) {
+		b->spins = b->spins ? b->spins << 1 : 1;
+	} else {
+		CASLIST_STAT(yields, 1);
 		sched_yield();
+	}
 }
 
 #if CASLIST_DEBUG_ON

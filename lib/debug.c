@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "backoff.h"
 #include "debug.h"
 
 void caslist__misuse(const char *op, const void *node, const char *what)
@@ -48,3 +49,9 @@ void caslist__stuck(const void *link, const char *waiter, unsigned long waited_m
 		link, op, waiter, waited_ms);
 	fflush(stderr);
 }
+
+#ifdef CASLIST_STATS
+/* The measurement build's counters and policy (backoff.h). */
+_Thread_local struct caslist__stats caslist__stats;
+unsigned caslist__backoff_min = 4, caslist__backoff_max = 1024;
+#endif

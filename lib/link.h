@@ -390,6 +390,7 @@ static inline node_t *link_lock_head(node_t *h, const char *op)
 			caslist__note_lock(h, op);
 			return node_of(v);
 		}
+		CASLIST_STAT(head_fail, 1);
 		do {
 			backoff_wait(&b, h, op);
 			v = atomic_load_explicit(&h->next, memory_order_relaxed);
