@@ -51,19 +51,24 @@ run extra|unexpected argument
 CASES
 if "$b" --help | grep -q '^usage: lrucache run'; then tap_ok "--help: usage, exit 0"; else tap_notok "--help"; fi
 
-# 2. same policy at 1 thread: identical hits (deterministic, no timing)
-for pol in strict lazy; do
-	out=$("$b" run --impl mutex,caslist --threads 1 --ops 60000 --capacity 1024 \
-		--policy "$pol" --seed 7 --json 2>&1)
+# 2. same policy at 1 thread: identical hits (deterministic, no timing).
+# same_hits WHAT ARGS...: mutex and caslist, the hits must be equal.
+same_hits() {
+	what=$1; shift
+	out=$("$b" run --impl mutex,caslist "$@" --json 2>&1)
 	rc=$?
 	hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
 	hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
 	if [ $rc -eq 0 ] && [ -n "$hm" ] && [ "$hm" = "$hc" ]; then
-		tap_ok "1 thread, $pol: mutex and caslist both $hm hits in 60000 ops"
+		tap_ok "$what: mutex and caslist both $hm hits"
 	else
-		tap_notok "1 thread, $pol: exit $rc, hits mutex=$hm caslist=$hc"
-		printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
+		tap_notok "$what: exit $rc, hits mutex=$hm caslist=$hc" \
+			"$(printf '%s\n' "$out" | head -n 20)"
 	fi
+}
+for pol in strict lazy; do
+	same_hits "1 thread, $pol, 60000 ops" --threads 1 --ops 60000 --capacity 1024 \
+		--policy "$pol" --seed 7
 done
 
 # 2b. the same at 8 and 64 threads: with --lockstep the threads take
@@ -79,17 +84,8 @@ done
 # hits (26468 and 26643 at 8 threads), so the comparison sees the policy.
 for pol in strict lazy; do
 	for t in 8 64; do
-		out=$("$b" run --impl mutex,caslist --threads $t --ops $((40000 / t)) --lockstep \
-			--capacity 1024 --policy "$pol" --seed 9 --json 2>&1)
-		rc=$?
-		hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
-		hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
-		if [ $rc -eq 0 ] && [ -n "$hm" ] && [ "$hm" = "$hc" ]; then
-			tap_ok "$t threads in turn, $pol: mutex and caslist both $hm hits in 40000 ops"
-		else
-			tap_notok "$t threads in turn, $pol: exit $rc, hits mutex=$hm caslist=$hc" \
-				"$(printf '%s\n' "$out" | head -n 20)"
-		fi
+		same_hits "$t threads in turn, $pol, 40000 ops" --threads $t --ops $((40000 / t)) \
+			--lockstep --capacity 1024 --policy "$pol" --seed 9
 	done
 done
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # examples/lru/mutants.sh - the LRU example's checks can fail (TAP).  Each
-# mutant is lrucache.c built with one -D that skips one step (see the top
-# of lrucache.c and doc/lru.md, "Which check fails"):
+# mutant is lrucache built with one -D that skips one step (see the top
+# of examples/lru/cache.h and doc/lru.md, "Which check fails"):
 #   skipindex    the evictor frees a victim without taking it out of the
 #                index: objects both evicted and reachable
 #   skiplrudel   a replace leaves the old object on the LRU: index != LRU
