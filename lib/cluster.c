@@ -56,6 +56,7 @@ static struct caslist_cluster *grow(struct caslist_fl *fl)
 	return &s->d[0];
 }
 
+/* [F0] a descriptor off the pool (a caslist list: pop_head), BUILDING. */
 struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail)
 {
 	struct caslist_node *n = caslist_pop_head(&fl->spare);

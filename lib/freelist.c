@@ -76,7 +76,7 @@ static unsigned my_stripe(void)
 }
 
 /*
- * Lock the front cluster.  Validation under its lock: it is LIVE, the
+ * [F1] Lock the front cluster.  Validation under its lock: it is LIVE, the
  * list's first node g belongs to it, and g is still first.  Then it stays
  * the front cluster while we hold its lock: only its lock holder can
  * remove its nodes, and nothing is ever inserted before the front.
@@ -106,6 +106,8 @@ static struct caslist_cluster *lock_front(struct caslist_fl *fl)
 	}
 }
 
+/* [F2] take: lock the front cluster, cut it at its tail, TAKEN, unlock;
+ * repeat.  The per-node reset is the batch walk (caslist_fl_batch_next). */
 size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_batch *b)
 {
 	struct caslist_node *last = NULL;
@@ -200,6 +202,8 @@ struct caslist_fl_node *caslist_fl_batch_next(struct caslist_fl_batch *b)
 
 /* ---- put ---- */
 
+/* [F3] put_batch: a BUILDING cluster, its nodes pointed at it privately,
+ * spliced at the tail in O(1), then LIVE under its lock. */
 void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 			  struct caslist_fl_node *last, size_t n)
 {
@@ -225,6 +229,9 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 	cl_unlock(c);
 }
 
+/* [F4] put: join the tail cluster under its lock if it is LIVE, short of
+ * the batch and its tail is still the list's tail (L(tail) expecting the
+ * head); else a cluster of one. */
 void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct caslist_node *h = &fl->list.head;
@@ -283,6 +290,8 @@ void caslist_fl_cache_flush(struct caslist_fl *fl, struct caslist_fl_cache *c)
 
 /* ---- remove and node state ---- */
 
+/* [F5] remove: lock x's cluster, re-check x->cluster; TAKEN: ENOENT;
+ * BUILDING: again; LIVE: delete x (link_del), fix tail and count. */
 int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct backoff b = BACKOFF_INIT;

@@ -1,82 +1,99 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# test/model/run.sh - model-check the link-lock protocol with spin (TAP).
-#   1     list.pml, every scenario (init picks one of 12; 8-12 use two lists): no assertion
-#         violation, no invalid end state (deadlock); prints states stored.
-#   2..n  each mutant (one lock step removed or one validation skipped)
-#         must be reported as an error by spin: the model can fail.
+# test/model/run.sh - model-check the protocols with spin (TAP).
+#   list.pml      the link-lock protocol of lib/link.h, lib/list.c and
+#                 lib/batch.c, two lists, every scenario (init picks one of
+#                 12; 8-12 use two lists): no assertion violation, no
+#                 invalid end state (deadlock); prints states stored.
+#   freelist.pml  the cluster-lock protocol of lib/freelist.c on top of the
+#                 list's operations (4 scenarios), the same checks.
+#   mutants       each one lock step removed or one validation skipped,
+#                 must be reported as an error by spin: the models can fail.
 # Environment: CASLIST_SPIN (spin binary, default: spin on PATH),
 # CASLIST_MODEL_CC (C compiler for pan, default cc), CASLIST_MODEL_EACH=1
 # adds one run per scenario (states per scenario).  pan is compiled -O0:
-# at -O1 gcc needs ~15 s for it, the search itself takes ~1.5 s.
+# at -O1 gcc needs ~15 s for it, the search itself takes a few seconds.
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tap.sh"
 spin=${CASLIST_SPIN:-spin}
 cc=${CASLIST_MODEL_CC:-cc}
 mutants="MUT_SKIP_PRED_LOCK MUT_TAIL_NO_EXPECT MUT_INSERT_UNLOCKED MUT_POP_HEAD_WAITS
 MUT_NEAR_NO_VALIDATE MUT_CUT_NO_LAST_LOCK MUT_MOVE_HOLD_PRED MUT_CUT_NO_LIST_CHECK
 MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED"
+fl_mutants="MUT_FL_FRONT_NO_RECHECK MUT_FL_REMOVE_NO_RECHECK MUT_FL_PUT_NO_TAIL_CHECK"
 scens=
-[ "${CASLIST_MODEL_EACH:-0}" = 1 ] && scens="1 2 3 4 5 6 7 8 9 10 11 12"
-n=1
-for m in $mutants; do n=$((n + 1)); done
-for s in $scens; do n=$((n + 1)); done
-echo "1..$n"
+fl_scens=
+if [ "${CASLIST_MODEL_EACH:-0}" = 1 ]; then
+	scens="1 2 3 4 5 6 7 8 9 10 11 12"
+	fl_scens="1 2 3 4"
+fi
+n=2
+for m in $mutants $fl_mutants $scens $fl_scens; do n=$((n + 1)); done
+tap_plan $n
 skip=
 command -v "$spin" >/dev/null 2>&1 || skip="spin not found"
-# The model does not use the build: run it once, in the plain build.
+# The models do not use the build: run them once, in the plain build.
 case ${CASLIST_SANITIZER:-none} in
 none) ;;
 *) skip="the model runs in the build without a sanitizer" ;;
 esac
 if [ -n "$skip" ]; then
 	i=0
-	while [ $i -lt $n ]; do i=$((i + 1)); echo "ok $i # SKIP $skip"; done
-	exit 0
+	while [ $i -lt $n ]; do i=$((i + 1)); tap_skip "$skip"; done
+	tap_done
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-model.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-cp "$here/list.pml" "$tmp/" || exit 1
+cp "$here/list.pml" "$here/freelist.pml" "$tmp/" || exit 1
 cd "$tmp" || exit 1
 
-# verify DEFINES...: sets $out (pan's output) and $errors (-1: did not run)
+# verify MODEL DEFINES...: sets $out (pan's output), $errors (-1: did not
+# run), $states and $first (the first error line)
 verify() {
+	model=$1
+	shift
 	errors=-1
-	out=$("$spin" "$@" -a list.pml 2>&1) || { out="spin -a failed: $out"; return; }
+	out=$("$spin" "$@" -a "$model" 2>&1) || { out="spin -a failed: $out"; return; }
 	out=$("$cc" -O0 -w -DSAFETY -o pan pan.c 2>&1) || { out="cc failed: $out"; return; }
-	# -m: depth limit (the deepest run is < 200 steps); timeout: bounded for CI
+	# -m: depth limit (the deepest run is < 400 steps); timeout: bounded for CI
 	out=$(timeout 120 ./pan -m10000 2>&1)
 	errors=$(printf '%s\n' "$out" | sed -n 's/.*errors: \([0-9]*\).*/\1/p' | head -n 1)
 	[ -n "$errors" ] || errors=-1
+	if printf '%s\n' "$out" | grep -q 'max search depth too small'; then
+		errors=-1
+	fi
 	states=$(printf '%s\n' "$out" | sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' | head -n 1)
-	first=$(printf '%s\n' "$out" | grep -m1 '^pan:1:' )
-	rm -f list.pml.trail
+	first=$(printf '%s\n' "$out" | grep -m1 '^pan:1:')
+	rm -f "$model.trail"
 }
 
-i=1
-verify
-if [ "$errors" = 0 ] && ! printf '%s\n' "$out" | grep -q 'max search depth too small'; then
-	echo "ok 1 - list.pml, all 12 scenarios (2 lists), 3 processes: errors 0, $states states stored"
-else
-	echo "not ok 1 - list.pml: errors $errors"
-	printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
-fi
-for m in $mutants; do
-	i=$((i + 1))
-	verify -D"$m"
-	if [ "$errors" -gt 0 ] 2>/dev/null; then
-		echo "ok $i - mutant $m caught: $first"
-	else
-		echo "not ok $i - mutant $m not caught (errors $errors)"
-		printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
-	fi
-done
-for s in $scens; do
-	i=$((i + 1))
-	verify -DSCEN="$s"
+# clean MODEL TEXT DEFINES...: the model must pass
+clean() {
+	m=$1
+	t=$2
+	shift 2
+	verify "$m" "$@"
 	if [ "$errors" = 0 ]; then
-		echo "ok $i - scenario $s: errors 0, $states states stored"
+		tap_ok "$t: errors 0, $states states stored"
 	else
-		echo "not ok $i - scenario $s: errors $errors"
-		printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
+		tap_notok "$t: errors $errors" "$(printf '%s\n' "$out" | head -n 30)"
 	fi
-done
+}
+
+# caught MODEL MUTANT: the mutant must fail
+caught() {
+	verify "$1" -D"$2"
+	if [ "$errors" -gt 0 ] 2>/dev/null; then
+		tap_ok "$1: mutant $2 caught: $first"
+	else
+		tap_notok "$1: mutant $2 not caught (errors $errors)" "$(printf '%s\n' "$out" | head -n 30)"
+	fi
+}
+
+clean list.pml "list.pml, all 12 scenarios (2 lists), 3 processes"
+clean freelist.pml "freelist.pml, all 4 scenarios, 3 processes"
+for m in $mutants; do caught list.pml "$m"; done
+for m in $fl_mutants; do caught freelist.pml "$m"; done
+for s in $scens; do clean list.pml "list.pml scenario $s" -DSCEN="$s"; done
+for s in $fl_scens; do clean freelist.pml "freelist.pml scenario $s" -DSCEN="$s"; done
+tap_done

@@ -11,7 +11,7 @@ tags() { grep -ho '\[[LS][0-9][0-9]*\]' "$@" | sort -u; }
 model=$(tags "$src/test/model/list.pml")
 code=$(tags "$src/lib/link.h" "$src/lib/list.c" "$src/lib/batch.c")
 doc=$(sed -n '/^## 11\./,/^## 12\./p' "$src/doc/protocol.md" | grep -o '\[[LS][0-9][0-9]*\]' | sort -u)
-tap_plan 4
+tap_plan 6
 miss=$(printf '%s\n' "$model" | grep -vxF -e "$code")
 tap_check "$([ -z "$miss" ]; echo $?)" "every model tag is in the code ($(printf '%s\n' "$model" | wc -l) tags)" "missing in lib/: $miss"
 miss=$(printf '%s\n' "$code" | grep -vxF -e "$model")
@@ -25,4 +25,14 @@ defs=$(cat "$src/lib/link.h" "$src/lib/list.c" "$src/lib/batch.c" |
 dup=$(printf '%s\n' "$defs" | uniq -d)
 undef=$(printf '%s\n' "$code" | grep -vxF -e "$defs")
 tap_check "$([ -z "$dup$undef" ]; echo $?)" "each tag is defined at one place in the code" "defined twice: $dup; never defined: $undef"
+# The free list's model (freelist.pml, tags [F0]..) against lib/freelist.c,
+# lib/cluster.c and doc/cluster.md.
+ftags() { grep -ho '\[F[0-9][0-9]*\]' "$@" | sort -u; }
+fmodel=$(ftags "$src/test/model/freelist.pml")
+fcode=$(ftags "$src/lib/freelist.c" "$src/lib/cluster.c")
+fdoc=$(ftags "$src/doc/cluster.md")
+[ "$fmodel" = "$fcode" ]
+tap_check $? "free list: the model's tags are the code's ($(printf '%s\n' "$fmodel" | wc -l) tags)" "model: $fmodel; code: $fcode"
+miss=$(printf '%s\n' "$fmodel" | grep -vxF -e "$fdoc")
+tap_check "$([ -z "$miss" ]; echo $?)" "free list: every tag is in doc/cluster.md" "missing: $miss"
 tap_done
