@@ -168,16 +168,18 @@ static size_t stash_to_cache(struct pp_cpu *c)
 	return ch.n;
 }
 
-/* A chain (linked through pp_page.next, owned by this thread) goes to the
- * order-0 list as ONE cluster, without the zone lock (caslist mode) or
- * under it (clusterfree).  The page states and links are written before
- * put_batch publishes them. */
-static void chain_to_list(struct pp_cpu *c, struct pp_chain ch)
+/* @n pages linked through pp_page.next from @first (a cache, or a stash
+ * chain; owned by this thread) go to the order-0 list as ONE cluster,
+ * without the zone lock (caslist mode) or under it (clusterfree), in one
+ * walk: state, count and free-list link per page.  The page states and
+ * links are written before put_batch publishes them.  Returns the page
+ * after the n-th. */
+static struct pp_page *chain_to_list(struct pp_cpu *c, struct pp_page *first, size_t n)
 {
 	struct pp_zone *z = c->z;
-	struct pp_page *p = ch.first, *prev = NULL;
+	struct pp_page *p = first, *prev = NULL;
 
-	for (size_t i = 0; i < ch.n; i++, prev = p, p = p->next) {
+	for (size_t i = 0; i < n; i++, prev = p, p = p->next) {
 		pg_set_state(p, PG_FREE_SKIP);
 		acct(c, p, +1);
 		if (prev)
@@ -185,11 +187,12 @@ static void chain_to_list(struct pp_cpu *c, struct pp_chain ch)
 	}
 	if (z->mode == PP_CLUSTERFREE) {
 		zone_lock(c);
-		caslist_fl_put_batch(&z->fl0, &ch.first->fl, &ch.last->fl, ch.n);
+		caslist_fl_put_batch(&z->fl0, &first->fl, &prev->fl, n);
 		zone_unlock(c);
 	} else {
-		caslist_fl_put_batch(&z->fl0, &ch.first->fl, &ch.last->fl, ch.n);
+		caslist_fl_put_batch(&z->fl0, &first->fl, &prev->fl, n);
 	}
+	return p;
 }
 
 /* Hand the whole stash to the order-0 list, oldest batch first. */
@@ -198,8 +201,11 @@ static void stash_flush(struct pp_cpu *c)
 	bool any = c->stash.nchains != 0;
 
 	c->stash_credit = 0;
-	while (c->stash.nchains)
-		chain_to_list(c, stash_pop_bottom(c));
+	while (c->stash.nchains) {
+		struct pp_chain ch = stash_pop_bottom(c);
+
+		chain_to_list(c, ch.first, ch.n);
+	}
 	if (any)
 		acct_done(c, true);
 }
@@ -321,22 +327,6 @@ static struct pp_page *cache_pop(struct pp_cpu *c)
 	return p;
 }
 
-/* n pages off the top of the cache as a chain (through pp_page.next). */
-static struct pp_chain cache_cut(struct pp_cpu *c, size_t n)
-{
-	struct pp_chain ch = { c->list, NULL, n };
-	struct pp_page *p = c->list;
-
-	for (size_t i = 0; i < n; i++) {
-		ch.last = p;
-		p = p->next;
-	}
-	ch.last->next = NULL;
-	c->list = p;
-	c->count -= n;
-	return ch;
-}
-
 /* Return n pages from the cache; @stash: caslist mode may keep them. */
 static void return_pages(struct pp_cpu *c, size_t n, bool stash)
 {
@@ -377,7 +367,8 @@ static void return_pages(struct pp_cpu *c, size_t n, bool stash)
 				return;
 			}
 		}
-		chain_to_list(c, cache_cut(c, n));
+		c->list = chain_to_list(c, c->list, n);
+		c->count -= n;
 		acct_done(c, false);
 		return;
 	}
