@@ -24,15 +24,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <caslist/export.h>
+
 #ifdef CASLIST_DEBUG
 #define CASLIST_DEBUG_ON 1
 #else
 #define CASLIST_DEBUG_ON 0
 #endif
 
-/* Cold, out-of-line reporter: prints "caslist: OP(NODE): WHAT" and aborts. */
-__attribute__((noreturn, cold)) void caslist__misuse(const char *op, const void *node,
-						     const char *what);
+/* Cold, out-of-line reporter: prints "caslist: OP(NODE): WHAT" and aborts.
+ * Exported: the inline mode (lib/list_ops.h in the caller's unit) calls it. */
+__attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
+								 const void *node,
+								 const char *what);
 
 /*
  * Tier 1b (every build): misuse that would otherwise hang or corrupt

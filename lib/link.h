@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "caslist/list.h"
+#include <caslist/list.h>
 #include "backoff.h"
 #include "debug.h"
 

@@ -46,6 +46,15 @@ test_user_tsan_plain_SOURCES = test/user_tsan.c
 test_user_tsan_plain_CFLAGS = $(test_user_tsan_CFLAGS)
 test_user_tsan_plain_LDFLAGS = -fsanitize=thread
 test_user_tsan_plain_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
+# the inline mode: the same program with CASLIST_INLINE against the PLAIN
+# library: the protocol's atomics are compiled (and instrumented) in the
+# program itself, so it must be clean without the TSan variant.
+check_PROGRAMS += test/user_tsan_inline
+test_user_tsan_inline_SOURCES = test/user_tsan.c
+test_user_tsan_inline_CPPFLAGS = $(AM_CPPFLAGS) $(IMPL_CPPFLAGS)
+test_user_tsan_inline_CFLAGS = $(test_user_tsan_CFLAGS)
+test_user_tsan_inline_LDFLAGS = -fsanitize=thread
+test_user_tsan_inline_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
 endif
 
 # ---- C++ ----

@@ -438,16 +438,16 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 
 /* The CASLIST_CHECK sites, as "file: text on the line"; each has a case. */
 static const char *const sites[] = {
-	"lib/list.c: CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
-	"lib/list.c: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
+	"lib/list_ops.h: CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
+	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
 	"lib/batch.c: CASLIST_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
 	"lib/batch.c: CASLIST_REQUIRE(v != batch_word(b), \"caslist_batch_move_head\"",
 	"lib/link.h: CASLIST_REQUIRE(v != 0, op, h",
-	"lib/list.c: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
-	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_move_head\"",
-	"lib/list.c: CASLIST_CHECK(n != h, \"caslist_touch\"",
-	"lib/list.c: CASLIST_CHECK(last != h, \"caslist_cut_front\"",
-	"lib/list.c: CASLIST_CHECK(0, \"caslist_cut_front\"",
+	"lib/list_ops.h: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
+	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_move_head\"",
+	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_touch\"",
+	"lib/list_ops.h: CASLIST_CHECK(last != h, \"caslist_cut_front\"",
+	"lib/list_ops.h: CASLIST_CHECK(0, \"caslist_cut_front\"",
 	"lib/link.h: CASLIST_CHECK((old & ~HEAD_FLAG) == w_of(was)",
 	"lib/freelist.c: CASLIST_CHECK(atomic_load_explicit(&x->cluster",
 	"lib/freelist.c: CASLIST_CHECK(x == last, \"caslist_fl_put_batch\"",
@@ -457,7 +457,7 @@ static const char *const sites[] = {
 /* Every CASLIST_CHECK( line in the sources matches exactly one entry. */
 static int sites_covered(void)
 {
-	static const char *const files[] = { "lib/list.c", "lib/link.h", "lib/batch.c", "lib/freelist.c",
+	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch.c", "lib/freelist.c",
 					     "lib/cluster.c", "lib/check.c", "lib/debug.c" };
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;

@@ -15,8 +15,11 @@ ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not o
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-sym.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-# The public functions: every CASLIST_API declaration in the headers.
-for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h; do
+# The public functions: every CASLIST_API declaration in the installed
+# headers, the protocol headers of the inline mode (<caslist/impl/*.h>, from
+# lib/) included: they export caslist__misuse, which inline code calls.
+for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h "$SRCDIR"/lib/link.h \
+	"$SRCDIR"/lib/backoff.h "$SRCDIR"/lib/debug.h "$SRCDIR"/lib/list_ops.h; do
 	case $h in */export.h) ;; *) cat "$h" ;; esac
 done |
 	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' |

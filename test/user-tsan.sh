@@ -33,6 +33,12 @@ ok "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
 	"user program (-fsanitize=thread) against $USER_TSAN_LIB: exit $rc, $reports TSan reports"
 
 if [ "$TSAN_VARIANT" = yes ]; then
+	"$b/test/user_tsan_inline" 2000 >"$log" 2>&1
+	rc=$?
+	reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
+	sed 's/^/# /' "$log" | head -20
+	ok "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+		"user program with CASLIST_INLINE against the plain libcaslist: exit $rc, $reports TSan reports"
 	"$b/test/user_tsan_plain" 2000 >"$log" 2>&1
 	rc=$?
 	reports=$(grep -c 'WARNING: ThreadSanitizer: data race' "$log")
@@ -40,6 +46,7 @@ if [ "$TSAN_VARIANT" = yes ]; then
 	ok "$(test "$rc" -eq 66 && test "$reports" -ge 1; echo $?)" \
 		"control: the same program against the plain libcaslist is reported (exit $rc, want 66)"
 else
+	echo "ok $((n = n + 1)) - # SKIP inline mode: the library itself is built with TSan here"
 	echo "ok $((n = n + 1)) - # SKIP control: the library itself is built with TSan here"
 fi
 echo "1..$n"

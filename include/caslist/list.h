@@ -252,4 +252,45 @@ CASLIST_API const char *caslist_check_strerror(int code);
 }
 #endif
 
+/*
+ * Inline mode.  `#define CASLIST_INLINE` before including this header (C
+ * only) and the list operations above become static inline functions in
+ * your translation unit, from the same source the library compiles
+ * (<caslist/impl/list_ops.h>, installed from lib/list_ops.h): no call,
+ * and under -fsanitize=thread every atomic of the protocol is instrumented
+ * in your own build, so a correct hand-off through a list is not reported
+ * (the installed library is not instrumented).  Link with the library as
+ * usual: the batch, check and free-list functions stay out of line.
+ */
+#if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
+#ifdef __cplusplus
+#error "CASLIST_INLINE is for C: the inline operations need <stdatomic.h>"
+#endif
+#include <caslist/impl/list_ops.h>
+#define caslist_init caslist__init
+#define caslist_node_init caslist__node_init
+#define caslist_empty caslist__empty
+#define caslist_node_linked caslist__node_linked
+#define caslist_add_head caslist__add_head
+#define caslist_add_tail caslist__add_tail
+#define caslist_splice_head caslist__splice_head
+#define caslist_splice_tail caslist__splice_tail
+#define caslist_add_after caslist__add_after
+#define caslist_add_near caslist__add_near
+#define caslist_del caslist__del
+#define caslist_del_if_linked caslist__del_if_linked
+#define caslist_move_head caslist__move_head
+#define caslist_touch caslist__touch
+#define caslist_pop_head caslist__pop_head
+#define caslist_pop_tail caslist__pop_tail
+#define caslist_cut_front caslist__cut_front
+#define caslist_chain_link caslist__chain_link
+#define caslist_chain_next caslist__chain_next
+#define caslist_iter_next caslist__iter_next
+#define caslist_link_lock caslist__link_lock
+#define caslist_link_trylock caslist__link_trylock
+#define caslist_link_lock_prev caslist__link_lock_prev
+#define caslist_link_unlock caslist__link_unlock
+#endif /* CASLIST_INLINE */
+
 #endif /* CASLIST_LIST_H */

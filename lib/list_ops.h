@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * lib/list_ops.h - list operations, each a composition of the link steps in
+ * link.h, as static inline caslist__* functions: the ONE definition of each
+ * operation.  lib/list.c compiles them into the library's caslist_*
+ * symbols; <caslist/list.h> with CASLIST_INLINE defined includes this file
+ * (installed as <caslist/impl/list_ops.h>) so the caller's translation unit
+ * gets them inline - no call, and a user's TSan build instruments every
+ * atomic of the protocol (the way liburcu's _LGPL_SOURCE works).
+ *
+ * For each operation: which link locks it takes, in which order, and where
+ * it linearizes (always a link_unlock).  doc/protocol.md has the proofs;
+ * "waits" below always respects the lock order: a thread waits only for a
+ * link before every link it holds on the same list, or for a head link
+ * holding no head link (rules R1-R3), and never while holding a head link.
+ */
+#ifndef CASLIST_LIB_LIST_OPS_H
+#define CASLIST_LIB_LIST_OPS_H
+
+#include "link.h"
+
+static inline node_t *head_of(const struct caslist_list *l)
+{
+	return (node_t *)&l->head;
+}
+
+/*
+ * An add of a node that is linked (or being linked) would make a cycle or
+ * lose a node, and a later op would hang.  Kept in every build: one
+ * relaxed load of a word the insert writes a moment later (step 1), so
+ * the line is ours anyway.  Relaxed: a snapshot that only decides whether
+ * to abort.  Two threads racing to add one unlinked node both pass it:
+ * that race is what caslist_touch exists for.
+ */
+static inline void check_addable(const node_t *n, const char *op)
+{
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+
+	CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n,
+			"node is already linked (or queued in a batch)");
+}
+
+/* A list whose head was never caslist_init'ed (next 0): abort instead of
+ * waiting for ever.  Checked only on the paths that would wait. */
+static inline void check_list(const node_t *h, const char *op)
+{
+	/* Relaxed: the head word is 0 only if nobody ever initialised it. */
+	CASLIST_REQUIRE(atomic_load_explicit(&h->next, memory_order_relaxed) != 0, op, h,
+			"list is not initialised (caslist_init)");
+}
+
+static inline void caslist__init(struct caslist_list *l)
+{
+	link_init_head(head_of(l));
+}
+
+static inline void caslist__node_init(struct caslist_node *n)
+{
+	link_init_node(n);
+}
+
+static inline bool caslist__empty(const struct caslist_list *l)
+{
+	const node_t *h = head_of(l);
+	/* Acquire: pairs with link_unlock of the head's link, so a caller who
+	 * sees "not empty" also sees the first node's contents.  A locked
+	 * word still names the first node of the abstract list. */
+	uintptr_t v = atomic_load_explicit(&h->next, memory_order_acquire);
+
+	return node_of(v) == h;
+}
+
+static inline bool caslist__node_linked(const struct caslist_node *n)
+{
+	/* Relaxed: a snapshot for assertions; it orders nothing. */
+	return !w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed));
+}
+
+/* [S1] Take the tail's link: wait on the current tail, re-reading the hint when
+ * the node we waited on is no longer the tail.  Holds nothing meanwhile. */
+static inline node_t *lock_tail(node_t *h, const char *op)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	for (;;) {
+		node_t *t = prev_hint(h);
+
+		if (prev_valid(t) && link_lock_expect_op(t, h, op))
+			return t;
+		if (!prev_valid(t))
+			check_list(h, op);
+		backoff(&b);
+	}
+}
+
+/* [S2] splice at head: L(head) only. Linearizes at head->next = first. */
+static inline void splice_head(struct caslist_list *l, node_t *first, node_t *last, const char *op)
+{
+	node_t *h = head_of(l);
+	node_t *s = link_lock_head(h, op);
+
+	link_insert_locked(h, s, first, last, op);
+}
+
+/* [S3] splice at tail: L(tail) only. Linearizes at tail->next = first. */
+static inline void splice_tail(struct caslist_list *l, node_t *first, node_t *last, const char *op)
+{
+	node_t *h = head_of(l);
+	node_t *t = lock_tail(h, op);
+
+	link_insert_locked(t, h, first, last, op);
+}
+
+static inline void caslist__add_head(struct caslist_list *l, struct caslist_node *n)
+{
+	check_addable(n, "caslist_add_head");
+	splice_head(l, n, n, "caslist_add_head");
+}
+
+static inline void caslist__add_tail(struct caslist_list *l, struct caslist_node *n)
+{
+	check_addable(n, "caslist_add_tail");
+	splice_tail(l, n, n, "caslist_add_tail");
+}
+
+/* No add check for chains: every word of a chain but the last looks
+ * linked, and the last one's value is ignored (list.h). */
+static inline void caslist__splice_head(struct caslist_list *l, struct caslist_node *first,
+			 struct caslist_node *last)
+{
+	splice_head(l, first, last, "caslist_splice_head");
+}
+
+static inline void caslist__splice_tail(struct caslist_list *l, struct caslist_node *first,
+			 struct caslist_node *last)
+{
+	splice_tail(l, first, last, "caslist_splice_tail");
+}
+
+/* [S4] add after pos: L(pos) only. */
+static inline int caslist__add_after(struct caslist_node *pos, struct caslist_node *n)
+{
+	node_t *s;
+
+	check_addable(n, "caslist_add_after");
+	s = link_lock_op(pos, "caslist_add_after");
+	if (s == NULL)
+		return CASLIST_ENOENT;
+	link_insert_locked(pos, s, n, n, "caslist_add_after");
+	return CASLIST_OK;
+}
+
+/*
+ * [S5] add near pos: try L(pos) (after pos), then the link pointing to pos
+ * (before pos), never waiting on either; back off and repeat.  Only these
+ * two links are candidates: both are validated against pos itself.  A hop
+ * past a busy link to "the next free one" would follow a pointer read
+ * from a locked word, whose target may be leaving the list (into another
+ * list, or into a chain being cut) - see doc/protocol.md, "add_near".
+ */
+static inline int caslist__add_near(struct caslist_node *pos, struct caslist_node *n)
+{
+	struct backoff b = BACKOFF_INIT;
+
+	check_addable(n, "caslist_add_near");
+	for (;;) {
+		node_t *s, *p;
+
+		if (link_trylock_op(pos, &s, "caslist_add_near")) {
+			link_insert_locked(pos, s, n, n, "caslist_add_near");
+			return CASLIST_NEAR_AFTER;
+		}
+		p = link_trylock_prev_op(pos, "caslist_add_near");
+		if (p != NULL) {
+			link_insert_locked(p, pos, n, n, "caslist_add_near");
+			return CASLIST_NEAR_BEFORE;
+		}
+		/* Relaxed: only decides whether to give up; no data follows. */
+		if (w_unlinked(atomic_load_explicit(&pos->next, memory_order_relaxed)))
+			return CASLIST_ENOENT;
+		backoff(&b);
+	}
+}
+
+static inline int caslist__del(struct caslist_node *n)
+{
+	int rc = link_del(n, NULL, "caslist_del");
+
+	CASLIST_CHECK(rc == CASLIST_OK, "caslist_del", n,
+		      "node is not linked (double delete?)");
+	return rc;
+}
+
+static inline bool caslist__del_if_linked(struct caslist_node *n)
+{
+	return link_del(n, NULL, "caslist_del_if_linked") == CASLIST_OK;
+}
+
+/*
+ * [S7] move to head: L(n), wait for L(pred) (before n, on n's list), then
+ * unlink n at once - n leaves its list at pred->next = succ and L(pred) is
+ * released - and only then wait for L(head) holding nothing but L(n) of a
+ * node that is in no list ("in transit"), and insert n after the head
+ * (linearization point of the move: head->next = n).  The abstract lists
+ * never hold n twice, and n may come from any list: a move from another
+ * list is the same operation.  Why the head is taken last and alone:
+ *  - holding L(pred) while waiting for L(head) deadlocks across lists
+ *    when pred is another list's head (the node was first there): two
+ *    moves in opposite directions each hold one head and wait for the
+ *    other (doc/protocol.md section 3, rule R1);
+ *  - it keeps the critical section on the hot head line short: the head
+ *    waiter holds one link that nobody else can be waiting behind while
+ *    holding something (only lock-free retries and empty-handed waiters
+ *    look at a node in transit).
+ */
+static inline int caslist__move_head(struct caslist_list *l, struct caslist_node *n)
+{
+	node_t *h = head_of(l);
+	node_t *s, *p, *f;
+
+	CASLIST_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
+	s = link_lock_op(n, "caslist_move_head");
+	if (s == NULL)
+		return CASLIST_ENOENT;
+	p = link_lock_prev_op(n, "caslist_move_head");
+	if (p == h) {		/* already first on l */
+		link_unlock(p, n);
+		link_unlock(n, s);
+		return CASLIST_OK;
+	}
+	/* Unlink steps 1-2 (link.h): n is out of its list; L(n) stays held. */
+	set_prev_checked(s, p, n, "caslist_move_head");
+	link_unlock(p, s);
+	f = link_lock_head(h, "caslist_move_head");	/* f != n: n is in no list */
+	link_insert_locked(h, f, n, n, "caslist_move_head");
+	return CASLIST_OK;
+}
+
+/*
+ * [S12] touch: move n to the head if it is linked, else add it at the head,
+ * with exactly one winner when several threads race to add the same
+ * unlinked node.  The claim is one CAS on n->next from its unlinked value
+ * (0 or POISON) to CLAIMED, a locked word: to everyone else n now looks
+ * linked and busy (link_lock waits on it, a second claim fails), which is
+ * the "in transit" state of move_head.  The winner then takes L(head) and
+ * inserts (insert step 1 overwrites CLAIMED with the real successor,
+ * still locked).  A loser moves n instead: its link_lock(n) waits until
+ * the winner's insert is complete.  If n is removed again in between
+ * (a pop or del), the move reports ENOENT and the loop claims again.
+ */
+static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
+{
+	node_t *h = head_of(l);
+	/* Relaxed: a guess at the unlinked value; the CAS decides. */
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+
+	CASLIST_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
+	for (;;) {
+		if (w_batched(v))	/* queued in a batch: on its way to a head */
+			return CASLIST_OK;
+		if (w_unlinked(v)) {
+			if (link_claim(n, &v, "caslist_touch")) {
+				node_t *f = link_lock_head(h, "caslist_touch");
+
+				link_insert_locked(h, f, n, n, "caslist_touch");
+				return CASLIST_TOUCH_ADDED;
+			}
+			continue;
+		}
+		if (caslist__move_head(l, n) == CASLIST_OK)
+			return CASLIST_OK;
+		/* Removed meanwhile: look again (relaxed, as above). */
+		v = atomic_load_explicit(&n->next, memory_order_relaxed);
+	}
+}
+
+/*
+ * [S8] pop head: L(head) first (waiting is fine: nothing held), then only TRY
+ * L(first): a thread deleting the first node holds L(first) and waits for
+ * L(head), so waiting here would deadlock.  On failure release and retry.
+ */
+static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
+{
+	struct backoff b = BACKOFF_INIT;
+	node_t *h = head_of(l);
+
+	for (;;) {
+		node_t *f = link_lock_head(h, "caslist_pop_head");
+		node_t *s;
+
+		if (f == h) {
+			link_unlock(h, h);
+			return NULL;
+		}
+		if (link_trylock_op(f, &s, "caslist_pop_head")) {
+			link_unlink_locked(h, f, s, "caslist_pop_head");
+			return f;
+		}
+		link_unlock(h, f);
+		backoff(&b);
+	}
+}
+
+/*
+ * [S9] pop tail: take L(tail) as add_tail does (it stays the tail while we hold
+ * its link: nothing can be inserted after it), then wait for L(pred) as a
+ * delete.  Empty only if head->next is unlocked and points to the head.
+ */
+static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
+{
+	struct backoff b = BACKOFF_INIT;
+	node_t *h = head_of(l);
+
+	for (;;) {
+		node_t *t = prev_hint(h);
+
+		if (t == h) {
+			/* Acquire: as caslist_empty; a locked or non-empty head
+			 * link means an operation is in flight: retry. */
+			if (atomic_load_explicit(&h->next, memory_order_acquire) == w_of(h))
+				return NULL;
+		} else if (!prev_valid(t)) {
+			check_list(h, "caslist_pop_tail");
+		} else if (link_lock_expect_op(t, h, "caslist_pop_tail")) {
+			node_t *p = link_lock_prev_op(t, "caslist_pop_tail");
+
+			link_unlink_locked(p, t, h, "caslist_pop_tail");
+			return t;
+		}
+		backoff(&b);
+	}
+}
+
+/*
+ * [S10] cut the prefix first..last: wait for L(last), then for L(head)
+ * (waiting for a head link is allowed holding any non-head link: rule R2
+ * of doc/protocol.md section 3).  The segment leaves the list at
+ * head->next = succ(last).  Only first, last and succ(last) are written.
+ *
+ * List identity.  last may have been removed and re-added to another list
+ * before we locked it.  Two cases are exact in O(1) and return NULL with
+ * nothing written: l is empty, or last's successor is another list's head
+ * (last is that list's tail).  last in the middle of another list cannot
+ * be told apart in O(1) (membership is reachability, and an exact check
+ * would touch the whole segment, which a cut exists not to do): the cut
+ * rule (doc/protocol.md section 6) leaves it to the caller.
+ */
+static inline struct caslist_node *caslist__cut_front(struct caslist_list *l, struct caslist_node *last)
+{
+	node_t *h = head_of(l);
+	node_t *s, *f;
+
+	CASLIST_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
+	s = link_lock_op(last, "caslist_cut_front");
+	if (s == NULL)
+		return NULL;	/* removed by a concurrent remover (or never linked) */
+	f = link_lock_head(h, "caslist_cut_front");
+	if (f == h || (s != h && is_head(s))) {
+		CASLIST_CHECK(0, "caslist_cut_front", last, "last is not on this list");
+		link_unlock(h, f);
+		link_unlock(last, s);
+		return NULL;
+	}
+	link_cut_locked(h, f, last, s, "caslist_cut_front");
+	return f;
+}
+
+static inline void caslist__chain_link(struct caslist_node *a, struct caslist_node *b)
+{
+	link_chain(a, b);
+}
+
+static inline struct caslist_node *caslist__chain_next(const struct caslist_node *n)
+{
+	struct backoff b = BACKOFF_INIT;
+	/* Acquire: pairs with the release that wrote n->next (chain_link, or
+	 * the link_unlock of the node's last holder while it was linked). */
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_acquire);
+
+	/* A node of a freshly cut chain may still have its own link locked
+	 * by the thread that inserted it (step 5 of link_insert_locked, which
+	 * only clears the bit): wait for it. */
+	while (w_locked(v)) {
+		backoff_wait(&b, n, "caslist_chain_next");
+		v = atomic_load_explicit(&n->next, memory_order_acquire);
+	}
+	return w_unlinked(v) ? NULL : node_of(v);
+}
+
+/* [S11] step a cursor: wait on a locked word; EAGAIN on an unlinked one or
+ * on another list's head; 0 at this list's head. */
+static inline int caslist__iter_next(const struct caslist_list *l, struct caslist_node **cur)
+{
+	struct backoff b = BACKOFF_INIT;
+	const node_t *h = head_of(l);
+	/* Acquire: pairs with the link_unlock that published the successor,
+	 * so the caller may read the next node's contents. */
+	uintptr_t v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
+
+	while (w_locked(v)) {
+		backoff_wait(&b, *cur, "caslist_iter_next");
+		v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
+	}
+	if (w_unlinked(v))
+		return CASLIST_EAGAIN;
+	if (node_of(v) == h)
+		return 0;
+	/* Another list's head: the cursor's node moved to that list while
+	 * we stood on it.  Never hand a head out as a node: restart. */
+	if (is_head(node_of(v)))
+		return CASLIST_EAGAIN;
+	*cur = node_of(v);
+	return 1;
+}
+
+/* ---- the lock-word primitives: thin wrappers over link.h ---- */
+
+static inline struct caslist_node *caslist__link_lock(struct caslist_node *x)
+{
+	return link_lock_op(x, "caslist_link_lock");
+}
+
+static inline bool caslist__link_trylock(struct caslist_node *x, struct caslist_node **succ)
+{
+	return link_trylock_op(x, succ, "caslist_link_trylock");
+}
+
+static inline struct caslist_node *caslist__link_lock_prev(struct caslist_node *x)
+{
+	return link_lock_prev_op(x, "caslist_link_lock_prev");
+}
+
+static inline void caslist__link_unlock(struct caslist_node *x, struct caslist_node *succ)
+{
+	link_unlock(x, succ);
+}
+
+#endif /* CASLIST_LIB_LIST_OPS_H */
