@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/model/list.pml - spin model of the link-lock protocol AS IMPLEMENTED
- * in lib/link.h and lib/list.c.  doc/protocol.md section 11 maps every
+ * in lib/link.h and lib/list_ops.h.  doc/protocol.md section 11 maps every
  * step below (tags [L..]/[S..]) to the function and line it stands for.
  *
  * Run by test/model/run.sh:
@@ -239,7 +239,7 @@ inline link_unlink_locked(lul_p, lul_n, lul_s)
 	w[lul_n] = POIS
 }
 
-/* ---- lib/list.c ------------------------------------------------------ */
+/* ---- lib/list_ops.h--------------------------------------------------- */
 
 /* [S1] lock_tail: t = head->prev; link_lock_expect(t, head); retry. */
 inline lock_tail(lt_h, lt_t)
