@@ -96,6 +96,10 @@ struct peer {
 	void (*del)(struct bnode *n);
 	int (*del_if_linked)(struct bnode *n);			/* 1 if this call removed it */
 	void (*move_head)(struct bnode *n);
+	/* v[0..k-1] (k <= 16) to the head as one batch: each one that is
+	 * linked is taken out, then all go in at the head with one lock (or,
+	 * for caslist, one head-link lock: caslist_batch_*) */
+	void (*batch_move_head)(struct bnode **v, size_t k);
 	void (*put_batch)(struct bnode **v, size_t k);		/* v[0..k-1] -> one chain */
 	size_t (*take)(size_t want, struct bnode **out, size_t cap);
 	void (*put1)(struct bnode *n);
@@ -109,8 +113,8 @@ extern const struct peer peer_caslist, peer_caslist_cache, peer_plain, peer_mute
 
 /* ---- workload.c ---- */
 
-enum kind { LRU_SLICE, LRU_ALL, QUEUE, STACK, DEL_DISJOINT, DEL_OVERLAP, ADD_NEAR,
-	    SPLICE_CUT, FL_PUT };
+enum kind { LRU_SLICE, LRU_ALL, LRU_READ, LRU_BATCH, DEL_HEAD, QUEUE, STACK, DEL_DISJOINT,
+	    DEL_OVERLAP, ADD_NEAR, SPLICE_CUT, FL_PUT };
 
 struct workload {
 	const char *name;

@@ -77,6 +77,17 @@ static void cas_move_head(struct bnode *n)
 	caslist_move_head(&cas_list, bnode_cas(n));
 }
 
+/* caslist_batch_*: each node out in place, one head-link lock per batch. */
+static void cas_batch_move_head(struct bnode **v, size_t k)
+{
+	struct caslist_batch b;
+
+	caslist_batch_init(&b);
+	for (size_t i = 0; i < k; i++)
+		caslist_batch_move_head(&b, &cas_list, bnode_cas(v[i]));
+	caslist_batch_flush(&b);
+}
+
 static void cas_put_batch(struct bnode **v, size_t k)
 {
 	for (size_t i = 1; i < k; i++)
@@ -139,6 +150,7 @@ const struct peer peer_caslist = {
 	.add_tail = cas_add_tail, .pop_head = cas_pop_head, .pop_tail = cas_pop_tail,
 	.add_after = cas_add_after, .add_near = cas_add_near, .del = cas_del,
 	.del_if_linked = cas_del_if_linked, .move_head = cas_move_head,
+	.batch_move_head = cas_batch_move_head,
 	.put_batch = cas_put_batch, .take = cas_take, .put1 = cas_put1, .count = cas_count,
 };
 

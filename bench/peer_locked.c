@@ -213,6 +213,17 @@ static void locked_move_head(struct bnode *n)
 	peer_unlock();
 }
 
+/* One lock per batch: each linked node out, then all in at the head (in
+ * order, so v[k-1] ends first, as caslist_batch_flush puts the newest). */
+static void locked_batch_move_head(struct bnode **v, size_t k)
+{
+	peer_lock();
+	for (size_t i = 0; i < k; i++)
+		if (v[i]->p.linked)
+			dlist_move_head(&head, &v[i]->p.d);
+	peer_unlock();
+}
+
 /* The chain v[0..k-1] is built outside the lock; only the splice is inside. */
 static void locked_put_batch(struct bnode **v, size_t k)
 {
@@ -270,6 +281,7 @@ const struct peer PEER_SYM = {
 	.pop_head = locked_pop_head, .pop_tail = locked_pop_tail,
 	.add_after = locked_add_after, .add_near = locked_add_after,
 	.del = locked_del, .del_if_linked = locked_del_if_linked,
-	.move_head = locked_move_head, .put_batch = locked_put_batch,
+	.move_head = locked_move_head,
+	.batch_move_head = locked_batch_move_head, .put_batch = locked_put_batch,
 	.take = locked_take, .put1 = locked_add_tail, .count = locked_count,
 };

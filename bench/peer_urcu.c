@@ -115,6 +115,16 @@ static void u_move_head(struct bnode *n)
 	u_lock_drop();
 }
 
+/* One mutex hold per batch, as the locked peers. */
+static void u_batch_move_head(struct bnode **v, size_t k)
+{
+	u_lock_take();
+	for (size_t i = 0; i < k; i++)
+		if (u_linked(v[i]))
+			cds_list_move(&v[i]->u, &u_head);
+	u_lock_drop();
+}
+
 static void u_put_batch(struct bnode **v, size_t k)
 {
 	struct cds_list_head tmp;
@@ -175,5 +185,6 @@ const struct peer peer_urcu = {
 	.add_tail = u_add_tail, .pop_head = u_pop_head, .pop_tail = u_pop_tail,
 	.add_after = u_add_after, .add_near = u_add_after, .del = u_del,
 	.del_if_linked = u_del_if_linked, .move_head = u_move_head,
+	.batch_move_head = u_batch_move_head,
 	.put_batch = u_put_batch, .take = u_take, .put1 = u_add_tail, .count = u_count,
 };

@@ -42,6 +42,16 @@ const struct workload workloads[] = {
 	  { 64, 4096, 262144 }, { 4096 }, 32 },
 	{ "lru_all", LRU_ALL, "move a random node of the whole list to the head",
 	  { 64, 4096, 262144 }, { 64, 4096 }, 32 },
+	{ "lru_read", LRU_READ,
+	  "move a random node to the head, then read its object's 256 bytes (a cache's per-hit work)",
+	  { 4096, 262144 }, { 4096 }, 32 },
+	{ "lru_batch", LRU_BATCH,
+	  "move 16 random nodes to the head as one batch (one lock or head-link lock per batch); "
+	  "counts nodes",
+	  { 4096 }, { 4096 }, 2 },
+	{ "del_head", DEL_HEAD,
+	  "delete a random node if linked (racing removers), re-add it at the head",
+	  { 4096 }, { 4096 }, 32 },
 	{ "queue", QUEUE, "pop the tail, add it at the head", { 1024 }, { 1024 }, 32 },
 	{ "stack", STACK, "pop the head, add it at the head", { 1024 }, { 1024 }, 32 },
 	{ "del_disjoint", DEL_DISJOINT,
@@ -67,7 +77,12 @@ int supports(const struct workload *w, const struct peer *im)
 	switch (w->kind) {
 	case LRU_SLICE:
 	case LRU_ALL:
+	case LRU_READ:
 		return im->move_head != NULL;
+	case LRU_BATCH:
+		return im->batch_move_head != NULL;
+	case DEL_HEAD:
+		return im->del_if_linked && im->add_head;
 	case QUEUE:
 		return im->pop_tail && im->add_head;
 	case STACK:
@@ -91,7 +106,20 @@ int supports(const struct workload *w, const struct peer *im)
 static struct {
 	struct bnode *nodes;
 	size_t n;
+	unsigned char (*objects)[256];	/* lru_read: each node's object body */
 } shared;
+
+/* lru_read: read all 256 bytes of node k's object (what a cache does on a
+ * hit), 8 bytes at a time; the result keeps the reads. */
+static inline uint64_t read_object(size_t k)
+{
+	const uint64_t *p = (const uint64_t *)(void *)shared.objects[k];
+	uint64_t x = 0;
+
+	for (unsigned i = 0; i < 256 / sizeof(*p); i++)
+		x ^= p[i];
+	return x;
+}
 
 static _Atomic int failures;
 
@@ -174,6 +202,12 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 	}
 	memset(shared.nodes, 0, n * sizeof(struct bnode));
 	shared.n = n;
+	if (sp->w->kind == LRU_READ) {
+		shared.objects = aligned_alloc(64, n * sizeof(*shared.objects));
+		if (shared.objects == NULL)
+			exit(2);
+		memset(shared.objects, 1, n * sizeof(*shared.objects));
+	}
 	im->init(fl ? arg : 0, n);
 	if (fl) {
 		struct bnode **v = malloc(arg * sizeof(*v));
@@ -219,6 +253,8 @@ static void end_check(cbench_state *s, const struct spec *sp)
 	}
 	free(shared.nodes);
 	shared.nodes = NULL;
+	free(shared.objects);
+	shared.objects = NULL;
 }
 
 /* Inside the loop, every thread once the watchdog fired: end the run
@@ -292,6 +328,32 @@ void body(cbench_state *s, void *user)
 				break;
 			case LRU_ALL:
 				im->move_head(&shared.nodes[rng_below(&rng, arg)]);
+				break;
+			case LRU_READ:
+				k = rng_below(&rng, arg);
+				im->move_head(&shared.nodes[k]);
+				items += read_object(k) == 0x5eed;	/* never true: keeps the read */
+				break;
+			case LRU_BATCH: {
+				struct bnode *v[16];
+
+				for (unsigned i = 0; i < 16; i++) {	/* 16 distinct nodes */
+					unsigned j;
+
+					v[i] = &shared.nodes[rng_below(&rng, arg)];
+					for (j = 0; j < i && v[j] != v[i]; j++)
+						;
+					if (j < i)
+						i--;
+				}
+				im->batch_move_head(v, 16);
+				items += 15;	/* nodes, not iterations */
+				break;
+			}
+			case DEL_HEAD:
+				x = &shared.nodes[rng_below(&rng, arg)];
+				if (im->del_if_linked(x))
+					im->add_head(x);
 				break;
 			case QUEUE:
 				x = im->pop_tail();
