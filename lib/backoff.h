@@ -36,18 +36,21 @@ struct caslist__stats {
 	unsigned long rounds, pauses, yields, head_fail;
 };
 extern _Thread_local struct caslist__stats caslist__stats;
-extern unsigned caslist__backoff_min, caslist__backoff_max;
+extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max;
 #define CASLIST_STAT(field, n) (caslist__stats.field += (n))
 #define BACKOFF_MIN caslist__backoff_min
 #define BACKOFF_MAX caslist__backoff_max
+#define POLL_MAX caslist__poll_max
 #else
 #define CASLIST_STAT(field, n) ((void)0)
 #define BACKOFF_MIN 4u
 #define BACKOFF_MAX 1024u
+#define POLL_MAX 0u
 #endif
 
 struct backoff {
 	unsigned spins;
+	unsigned polls;		/* backoff_wait: rounds of local spinning so far */
 #if CASLIST_DEBUG_ON
 	const void *link;		/* the link waited on since t0 */
 	unsigned long long t0_ms;	/* 0: clock not started */
@@ -55,9 +58,9 @@ struct backoff {
 #endif
 };
 #if CASLIST_DEBUG_ON
-#define BACKOFF_INIT { BACKOFF_MIN, NULL, 0, false }
+#define BACKOFF_INIT { BACKOFF_MIN, 0, NULL, 0, false }
 #else
-#define BACKOFF_INIT { BACKOFF_MIN }
+#define BACKOFF_INIT { BACKOFF_MIN, 0 }
 #endif
 
 static inline void cpu_relax(void)
@@ -117,6 +120,16 @@ static inline void backoff_wait(struct backoff *b, const void *link, const char 
 #endif
 	(void)link;
 	(void)op;
+	/* Local spinning first: one PAUSE per round, and the caller re-reads
+	 * the word (a load: the line stays shared until the holder's store),
+	 * so a short critical section is seen ending at once; exponential
+	 * backoff (and, at its cap, sched_yield) only after POLL_MAX rounds. */
+	if (b->polls < POLL_MAX) {
+		b->polls++;
+		CASLIST_STAT(pauses, 1);
+		cpu_relax();
+		return;
+	}
 	backoff(b);
 }
 

@@ -6,7 +6,7 @@
  * head-link attempt is counted per thread, and the backoff policy can be
  * set at run time.
  *
- * Usage: waitstat WORKLOAD THREADS SECONDS NODES [MIN_SPINS MAX_SPINS]
+ * Usage: waitstat WORKLOAD THREADS SECONDS NODES [MIN_SPINS MAX_SPINS [POLLS]]
  *   rotate  move_head of a random node (LRU rotation)
  *   deladd  del_if_linked of a random node, add_head if it won
  *   batch   batch_move_head of random nodes (a flush per 15)
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: waitstat rotate|deladd|batch|queue THREADS SECONDS NODES"
-				" [MIN_SPINS MAX_SPINS]\n");
+				" [MIN_SPINS MAX_SPINS [POLLS]]\n");
 		return 2;
 	}
 	workload = argv[1];
@@ -100,6 +100,8 @@ int main(int argc, char **argv)
 		caslist__backoff_min = (unsigned)atoi(argv[5]);
 		caslist__backoff_max = (unsigned)atoi(argv[6]);
 	}
+	if (argc > 7)
+		caslist__poll_max = (unsigned)atoi(argv[7]);
 	if (threads < 1 || nobj < 2)
 		return 2;
 	objs = calloc(nobj, sizeof(*objs));
@@ -130,9 +132,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "waitstat: the list is broken or lost nodes (%zu)\n", count);
 		return 1;
 	}
-	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u: %.2f Mops/s; per op: "
+	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u polls=%u: %.2f Mops/s; per op: "
 	       "head_fail %.3f rounds %.3f pauses %.1f yields %.4f\n",
-	       workload, threads, nobj, caslist__backoff_min, caslist__backoff_max,
+	       workload, threads, nobj, caslist__backoff_min, caslist__backoff_max, caslist__poll_max,
 	       (double)ops / wall / 1e6, (double)sum.head_fail / (double)ops,
 	       (double)sum.rounds / (double)ops, (double)sum.pauses / (double)ops,
 	       (double)sum.yields / (double)ops);
