@@ -44,11 +44,15 @@ __attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
  * anyway and a predicted branch (doc/protocol.md section 9 lists them with
  * their measured cost).  Aborts with the same message as CASLIST_CHECK.
  */
+#ifndef CASLIST_MEASURE_NO_REQUIRE
 #define CASLIST_REQUIRE(cond, op, node, what)                                  \
 	do {                                                                   \
 		if (__builtin_expect(!(cond), 0))                              \
 			caslist__misuse((op), (node), (what));                 \
 	} while (0)
+#else	/* only to measure what the checks cost (doc/protocol.md section 9) */
+#define CASLIST_REQUIRE(cond, op, node, what) ((void)0)
+#endif
 
 /* Abort with a message if COND is false (debug builds only). */
 #define CASLIST_CHECK(cond, op, node, what)                                    \

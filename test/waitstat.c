@@ -132,9 +132,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "waitstat: the list is broken or lost nodes (%zu)\n", count);
 		return 1;
 	}
-	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u polls=%u: %.2f Mops/s; per op: "
+	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u polls=%u: %lu ops, %.2f Mops/s; per op: "
 	       "head_fail %.3f rounds %.3f pauses %.1f yields %.4f\n",
-	       workload, threads, nobj, caslist__backoff_min, caslist__backoff_max, caslist__poll_max,
+	       workload, threads, nobj, caslist__backoff_min, caslist__backoff_max, caslist__poll_max, ops,
 	       (double)ops / wall / 1e6, (double)sum.head_fail / (double)ops,
 	       (double)sum.rounds / (double)ops, (double)sum.pauses / (double)ops,
 	       (double)sum.yields / (double)ops);
