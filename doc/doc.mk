@@ -45,3 +45,12 @@ endif
 
 TESTS += test/man.sh
 EXTRA_DIST += test/man.sh
+
+# EXTRA_DIST carries doc/ as a directory, which automake copies from the
+# build tree too: keep only the sources of doc/examples in the tarball,
+# not the example programs make check builds there.
+dist-hook:
+	cd $(distdir)/doc/examples && \
+	for f in * .[!.]*; do \
+		case $$f in *.c|*.cc|Makefile.example|README*|'*'|'.[!.]*') ;; *) rm -rf "$$f" ;; esac; \
+	done

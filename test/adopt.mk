@@ -107,5 +107,5 @@ endif
 
 # After `make install`: the installed library, headers, pkg-config files,
 # examples and man pages work from the real prefix.
-installcheck-local:
+installcheck-local: test/adopt-env.sh
 	CASLIST_BUILDDIR='$(abs_top_builddir)' $(SHELL) $(srcdir)/test/installed.sh --installed
