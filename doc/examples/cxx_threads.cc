@@ -2,7 +2,8 @@
 //
 // doc/examples/cxx_threads.cc - libcaslist from C++: two lists shared by
 // several std::threads, with adds, pops, move_head and racing deletes, and a
-// conservation check at the end.  Public API only.
+// conservation check at the end; then README's LRU example (touch / evict)
+// from the same threads, with an exact count.  Public API only.
 //
 // Usage: cxx_threads [threads [ops-per-thread [nodes]]]   (default 8 20000 256)
 // Prints TAP; exit 0 = every check passed.
@@ -113,6 +114,44 @@ void worker(int me, unsigned long ops, std::vector<Obj *> &pool, Counts &c,
 	}
 }
 
+// ---- README's example, from C++ ----
+struct obj {
+	int key;
+	caslist_node lru;
+};
+
+caslist_list lru;	// caslist_init(&lru) once
+
+int touch(obj *o)	// any thread, any object; 1 if it added o
+{
+	return caslist_touch(&lru, &o->lru) == CASLIST_TOUCH_ADDED;
+}
+
+obj *evict()		// any thread
+{
+	caslist_node *n = caslist_pop_tail(&lru);
+	return n ? caslist_entry(n, obj, lru) : nullptr;
+}
+
+// Each thread touches random objects of a shared set (several threads
+// touch the same object at once) and evicts now and then; it counts what
+// its calls added and evicted.
+void lru_worker(int me, unsigned long ops, std::vector<obj> &set, unsigned long &added,
+		unsigned long &evicted, std::atomic<int> &go)
+{
+	std::uint64_t rng = 0x7654321ULL * (unsigned)(me + 1);
+
+	while (go.load(std::memory_order_acquire) == 0)	// pairs with main's release
+		std::this_thread::yield();
+	for (unsigned long i = 0; i < ops; i++) {
+		std::uint64_t r = next_rand(rng);
+		if (r % 8 != 0)
+			added += touch(&set[(r >> 8) % set.size()]);
+		else if (evict() != nullptr)
+			evicted++;
+	}
+}
+
 int tap_n, tap_failed;
 
 void ok(bool cond, const char *what)
@@ -206,6 +245,35 @@ int main(int argc, char **argv)
 	   "adds - pops - deletes == change in listed nodes");
 	ok(nthreads == 1 || ops < 1000 || (sum.adds && sum.pops && sum.moved && sum.dels),
 	   "every operation happened");
+
+	// README's example from the same number of threads, on 64 shared objects.
+	std::vector<obj> set(64);
+	caslist_init(&lru);
+	for (size_t i = 0; i < set.size(); i++) {
+		set[i].key = (int)i;
+		caslist_node_init(&set[i].lru);
+	}
+	std::vector<unsigned long> added(nthreads), evicted(nthreads);
+	std::atomic<int> go2(0);
+	threads.clear();
+	for (int t = 0; t < nthreads; t++)
+		threads.emplace_back(lru_worker, t, ops, std::ref(set), std::ref(added[t]),
+				     std::ref(evicted[t]), std::ref(go2));
+	go2.store(1, std::memory_order_release);	// pairs with the workers' acquire
+	for (auto &th : threads)
+		th.join();
+	unsigned long add_sum = 0, evict_sum = 0;
+	for (int t = 0; t < nthreads; t++) {
+		add_sum += added[t];
+		evict_sum += evicted[t];
+	}
+	size_t on_lru = 0;
+	bool lru_ok = caslist_check(&lru, set.size(), &on_lru) == 0;
+	std::printf("# README example: %d threads x %lu touch/evict on %zu objects: %lu added, "
+		    "%lu evicted, %zu on the list\n",
+		    nthreads, ops, set.size(), add_sum, evict_sum, on_lru);
+	ok(lru_ok, "README example: the list passes caslist_check");
+	ok(add_sum - evict_sum == on_lru, "README example: on the list == added - evicted");
 	std::printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
