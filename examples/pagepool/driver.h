@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/rng.h"
 #include "zone.h"
 
 enum { W_PF1, W_PFREE, W_HIGH, W_MIXED, W_N };
@@ -129,15 +130,6 @@ static inline void run_stop(struct run *r)
 {
 	/* relaxed: see stopped(). */
 	atomic_store_explicit(&r->stop, true, memory_order_relaxed);
-}
-
-static inline uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 void touch(struct pp_zone *z, struct pp_page *p, size_t npages, uint32_t tag);

@@ -8,12 +8,13 @@ PAGEPOOL_SOURCES = examples/pagepool/main.c examples/pagepool/cli.c \
 	examples/pagepool/internal.h
 noinst_PROGRAMS += examples/pagepool/pagepool
 examples_pagepool_pagepool_SOURCES = $(PAGEPOOL_SOURCES)
+examples_pagepool_pagepool_CPPFLAGS = $(EXAMPLES_CPPFLAGS)
 examples_pagepool_pagepool_LDADD = $(TEST_LIBS)
 # mutant: compaction merges skipped pages without taking them off the
 # order-0 list; the end-of-run audit must catch it.
 check_PROGRAMS += examples/pagepool/pagepool-mutant-noremove
 examples_pagepool_pagepool_mutant_noremove_SOURCES = $(PAGEPOOL_SOURCES)
-examples_pagepool_pagepool_mutant_noremove_CPPFLAGS = $(AM_CPPFLAGS) -DPP_MUTANT_NO_REMOVE
+examples_pagepool_pagepool_mutant_noremove_CPPFLAGS = $(EXAMPLES_CPPFLAGS) -DPP_MUTANT_NO_REMOVE
 examples_pagepool_pagepool_mutant_noremove_LDADD = $(TEST_LIBS)
 TESTS += examples/pagepool/pagepool-test.sh
 EXTRA_DIST += examples/pagepool/pagepool-test.sh

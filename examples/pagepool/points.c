@@ -189,7 +189,7 @@ static void point_high(struct result *res)
 	while ((all[n] = pp_alloc0(main_cpu)) != NULL)
 		n++;
 	for (size_t i = n; i > 1; i--) {
-		size_t j = splitmix(&rnd) % i;
+		size_t j = splitmix64(&rnd) % i;
 		struct pp_page *t = all[i - 1];
 
 		all[i - 1] = all[j];

@@ -203,7 +203,7 @@ static void *chaos_main(void *arg)
 
 	pthread_barrier_wait(&w->r->start);
 	while (!stopped(w->r)) {
-		unsigned order = 1 + (unsigned)(splitmix(&rnd) % PP_MAX_ORDER);
+		unsigned order = 1 + (unsigned)(splitmix64(&rnd) % PP_MAX_ORDER);
 		struct pp_page *p = pp_alloc_order(&w->cpu, order);
 
 		if (p) {
