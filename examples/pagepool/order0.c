@@ -389,7 +389,11 @@ void o0_drain(struct pp_cpu *c)
 
 void o0_idle(struct pp_cpu *c)
 {
+#ifndef PP_MUTANT_KEEP_STASH
 	stash_flush(c);
+#endif
+	/* (mutant: an idle or exiting thread keeps its stash, which nobody
+	 * else can merge; run_finish must catch it) */
 	acct_done(c, true);
 }
 

@@ -9,6 +9,8 @@
 #    order-0 list) must be caught by the audit (run without --chaos, the
 #    background merger and merge-on-free, so that the end-of-run merge is
 #    the first to touch the lost pages: otherwise it may crash instead);
+#  - the keepstash mutant (an exiting thread keeps its stash, which no one
+#    else can merge) must be caught at the end of the point;
 #  - every printed rate is total pages / wall time of the measured
 #    interval: at 1, 2 and 4x/32x-oversubscribed thread counts, each
 #    point's pages_per_s equals pages / wall_ns, and the workers' CPU time
@@ -25,7 +27,7 @@ modes="base nomerge cluster clusterfree caslist"
 plain="--mem 64M --batch 7 --high 28 --quiet --attempts 4 --delays 1"
 common="$plain --chaos 1"
 nt=$(echo $threads | wc -w)
-n=$((5 * nt + 1 + 1 + 5))
+n=$((5 * nt + 1 + 1 + 1 + 5))
 echo "1..$n"
 i=0
 fail=0
@@ -53,6 +55,15 @@ if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'audit'; then
 	ok "mutant noremove caught (exit $rc): $(printf '%s\n' "$out" | grep audit | head -n 1)"
 else
 	notok "mutant noremove NOT caught (exit $rc)" "$out"
+fi
+
+out=$("$b/pagepool-mutant-keepstash" run --workload page_fault1 --mode caslist --threads 2 \
+	--seconds "$secs" $plain 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'exited holding'; then
+	ok "mutant keepstash caught (exit $rc): $(printf '%s\n' "$out" | grep 'exited holding' | head -n 1)"
+else
+	notok "mutant keepstash NOT caught (exit $rc)" "$out"
 fi
 
 cores=$(nproc 2>/dev/null || echo 2)

@@ -16,6 +16,11 @@ check_PROGRAMS += examples/pagepool/pagepool-mutant-noremove
 examples_pagepool_pagepool_mutant_noremove_SOURCES = $(PAGEPOOL_SOURCES)
 examples_pagepool_pagepool_mutant_noremove_CPPFLAGS = $(EXAMPLES_CPPFLAGS) -DPP_MUTANT_NO_REMOVE
 examples_pagepool_pagepool_mutant_noremove_LDADD = $(TEST_LIBS)
+# mutant: a thread that exits keeps its stash; run_finish must catch it.
+check_PROGRAMS += examples/pagepool/pagepool-mutant-keepstash
+examples_pagepool_pagepool_mutant_keepstash_SOURCES = $(PAGEPOOL_SOURCES)
+examples_pagepool_pagepool_mutant_keepstash_CPPFLAGS = $(EXAMPLES_CPPFLAGS) -DPP_MUTANT_KEEP_STASH
+examples_pagepool_pagepool_mutant_keepstash_LDADD = $(TEST_LIBS)
 TESTS += examples/pagepool/pagepool-test.sh
 EXTRA_DIST += examples/pagepool/pagepool-test.sh
 

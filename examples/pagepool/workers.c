@@ -317,6 +317,14 @@ void run_finish(struct run *r, const char *what)
 	for (unsigned i = 0; i <= r->nworkers; i++)
 		cpus[ncpu++] = &r->w[i].cpu;
 	cpus[ncpu++] = &r->chaos.cpu;
+	/* A worker that exited has handed its stash back (pp_cpu_idle), so
+	 * the merger and the other threads could use those pages. */
+	for (unsigned i = 0; i < r->nworkers; i++)
+		if (r->w[i].cpu.stash.pages) {
+			fprintf(stderr, "pagepool: audit: thread %u exited holding %zu stashed pages\n",
+				i, r->w[i].cpu.stash.pages);
+			goto fail;
+		}
 	if (pp_zone_audit(&r->z, cpus, ncpu, &cs))
 		goto fail;
 	if (cs.alloc)
