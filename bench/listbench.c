@@ -63,7 +63,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int counts[64], ncounts = 0, quick = 0, pin = 0, smoke = 0, maxt = -1, min_time_given = 0;
-	double run_limit = -1;	/* default: 2 s, --quick 0.3 s */
+	double limit_s = -1;	/* default: 2 s, --quick 0.3 s */
 	struct cli cl;
 	int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), oversub = 0;
 	struct spec *specs;
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 		} else if (strncmp(a, "--smoke", 7) == 0) {
 			smoke = a[7] == '=' ? atoi(a + 8) : 2048;
 		} else if (strncmp(a, "--run-limit=", 12) == 0) {
-			run_limit = atof(a + 12);
+			limit_s = atof(a + 12);
 		} else if (strcmp(a, "--plant-bug=lost-node") == 0) {
 			plant_lost_node();
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -111,10 +111,10 @@ int main(int argc, char **argv)
 	}
 	if (cores < 1)
 		cores = 1;
-	if (run_limit <= 0)	/* generous against min_time: only pathologies hit it */
-		run_limit = min_time * 8 > (quick ? 0.3 : 2.0) ? min_time * 8 : (quick ? 0.3 : 2.0);
-	if (smoke > 0 && run_limit < 60)	/* a correctness run: let it finish */
-		run_limit = 60;
+	if (limit_s <= 0)	/* generous against min_time: only pathologies hit it */
+		limit_s = min_time * 8 > (quick ? 0.3 : 2.0) ? min_time * 8 : (quick ? 0.3 : 2.0);
+	if (smoke > 0 && limit_s < 60)	/* a correctness run: let it finish */
+		limit_s = 60;
 	if (maxt < 1)
 		maxt = 2 * cores;
 	for (int t = 1; t <= maxt && ncounts < 64; t *= 2)
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (run_limit_start(run_limit) != 0)
+	if (run_limit_start(limit_s) != 0)
 		return 2;
 	cbench_run();
 	cbench_shutdown();
