@@ -45,7 +45,10 @@ extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max;
 #define CASLIST_STAT(field, n) ((void)0)
 #define BACKOFF_MIN 4u
 #define BACKOFF_MAX 1024u
-#define POLL_MAX 0u
+#define POLL_MAX CASLIST_POLL_MAX
+#endif
+#ifndef CASLIST_POLL_MAX
+#define CASLIST_POLL_MAX 0	/* rounds of local spinning before backing off */
 #endif
 
 struct backoff {
@@ -124,12 +127,14 @@ static inline void backoff_wait(struct backoff *b, const void *link, const char 
 	 * the word (a load: the line stays shared until the holder's store),
 	 * so a short critical section is seen ending at once; exponential
 	 * backoff (and, at its cap, sched_yield) only after POLL_MAX rounds. */
+#if defined(CASLIST_STATS) || CASLIST_POLL_MAX > 0
 	if (b->polls < POLL_MAX) {
 		b->polls++;
 		CASLIST_STAT(pauses, 1);
 		cpu_relax();
 		return;
 	}
+#endif
 	backoff(b);
 }
 
