@@ -144,9 +144,17 @@ static void header(const struct group *g)
 
 		for (int m = 0; m < PP_NMODES && !x; m++)
 			x = find(g, m, 0);
-		printf("\npage_fault1, %u thread%s%s, %.1f s x %u rounds, %zu MiB per loop per thread\n",
-		       t, t > 1 ? "s" : "", over, pp_opt.seconds, pp_opt.rounds,
-		       x ? x->chunk * PP_PAGE_SIZE >> 20 : 0);
+		size_t chunk = x ? x->chunk : 0;
+		char per[32];
+
+		/* the chunk is cut to fit the zone: at high thread counts it can
+		 * be a few pages, a different workload (say so) */
+		if (chunk * PP_PAGE_SIZE >= (1u << 20))
+			snprintf(per, sizeof(per), "%zu MiB", chunk * PP_PAGE_SIZE >> 20);
+		else
+			snprintf(per, sizeof(per), "%zu page%s", chunk, chunk == 1 ? "" : "s");
+		printf("\npage_fault1, %u thread%s%s, %.1f s x %u rounds, %s per loop per thread\n",
+		       t, t > 1 ? "s" : "", over, pp_opt.seconds, pp_opt.rounds, per);
 		printf("  %-12s %-24s %10s %9s %9s  %s\n", "mode", "pages/s", "per thread",
 		       "CPU/page", "lock wait", "vs base (same round)");
 		break;
