@@ -32,6 +32,10 @@ struct abi_row {
 	ABI_FIELD(struct caslist_node, prev) \
 	ABI_TYPE(struct caslist_list) \
 	ABI_FIELD(struct caslist_list, head) \
+	ABI_TYPE(struct caslist_batch) \
+	ABI_FIELD(struct caslist_batch, l) \
+	ABI_FIELD(struct caslist_batch, n) \
+	ABI_FIELD(struct caslist_batch, node) \
 	ABI_TYPE(struct caslist_fl_node) \
 	ABI_FIELD(struct caslist_fl_node, link) \
 	ABI_FIELD(struct caslist_fl_node, cluster) \

@@ -70,5 +70,12 @@ for pair in "gcc clang++" "clang g++" "gcc g++" "clang clang++"; do
 	grep '^not ok' "$tmp/log" | sed 's/^/# /'
 	ok $rc "layout identical in C ($1) and C++11 ($2): ${rows:-0} rows agree"
 done
+# Every public struct has rows in test/abi.h (a new struct must get them).
+defined=$(cat "$SRCDIR"/include/caslist/*.h | sed -n 's/^struct \(caslist_[a-z_0-9]*\) {.*/\1/p' | sort -u)
+missing=
+for s in $defined; do
+	grep -q "ABI_TYPE(struct $s)" "$SRCDIR/test/abi.h" || missing="$missing $s"
+done
+ok "$(test -z "$missing"; echo $?)" "test/abi.h covers every public struct ($(echo $defined | wc -w))$missing"
 echo "1..$n"
 [ "$failed" -eq 0 ]
