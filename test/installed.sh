@@ -54,13 +54,15 @@ done
 ok "$(test -z "$missing"; echo $?)" "headers, library, man pages, docs installed$missing"
 
 # The installed examples, built as a user would, from a copy of docdir.
-build_examples() { # $1 = pkg-config module, $2 = extra flags, $3 = dir
-	cp -R "$root$docdir/examples" "$3" && chmod -R u+w "$3" &&
-	make -C "$3" -f Makefile.example CASLIST_PC="$1" CC="$CC" CXX="$CXX" \
-		EXTRA_FLAGS="$2" >"$3.log" 2>&1
+build_examples() { # $1 = pkg-config module, $2 = extra flags, $3 = dir, [make args]
+	pc=$1 fl=$2 dir=$3
+	shift 3
+	cp -R "$root$docdir/examples" "$dir" && chmod -R u+w "$dir" &&
+	make -C "$dir" -f Makefile.example CASLIST_PC="$pc" CC="$CC" CXX="$CXX" \
+		EXTRA_FLAGS="$fl" "$@" >"$dir.log" 2>&1
 }
-run_examples() { # $1 = dir, $2 = label
-	for x in "$1"/*.c "$1"/*.cc; do
+run_examples() { # $1 = dir, $2 = label, [$3 = which sources: default *.c and *.cc]
+	for x in "$1"/${3:-*.c} "$1"/${3:+none}*.cc; do
 		[ -e "$x" ] || continue
 		prog=${x%.*}
 		name=${prog##*/}
@@ -94,6 +96,21 @@ if [ -e "$root$libdir/pkgconfig/libcaslist-tsan.pc" ]; then
 	run_examples "$tmp/ex-tsan" "[user TSan build, libcaslist-tsan]"
 else
 	echo "ok $((n = n + 1)) - # SKIP libcaslist-tsan not installed (this build: TSAN_VARIANT=${TSAN_VARIANT:-no})"
+fi
+
+# The other route for a user's TSan build: CASLIST_INLINE compiles the list
+# operations into the program (the installed <caslist/impl/*.h>), against the
+# plain library.  C only; needs the plain (uninstrumented) library.
+if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/impl/list_ops.h" ]; then
+	build_examples libcaslist "" "$tmp/ex-inline" C_PROGS="$(cd "$root$docdir/examples" &&
+		ls *.c | grep -v '^rcu_free' | sed 's/\.c$//' | tr '\n' ' ')" CXX_PROGS= \
+		CFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" all
+	rc=$?
+	sed 's/^/# /' "$tmp/ex-inline.log" | grep -v '^# make' | head -8
+	ok $rc "installed C examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
+	run_examples "$tmp/ex-inline" "[user TSan build, CASLIST_INLINE, plain libcaslist]" '*.c'
+else
+	echo "ok $((n = n + 1)) - # SKIP inline mode: a sanitizer build, or <caslist/impl/list_ops.h> not installed"
 fi
 
 if command -v man >/dev/null 2>&1; then
