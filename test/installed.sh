@@ -52,6 +52,15 @@ for f in "$includedir"/caslist/caslist.h "$includedir"/caslist/list.h \
 	[ -e "$root$f" ] || missing="$missing $f"
 done
 ok "$(test -z "$missing"; echo $?)" "headers, library, man pages, docs installed$missing"
+# Every doc page and example of the source tree is installed (doc/doc.mk
+# lists them: a new one must be added there).
+missing=
+for f in "$SRCDIR"/doc/*.md "$SRCDIR"/doc/examples/*.c "$SRCDIR"/doc/examples/*.cc; do
+	[ -e "$f" ] || continue
+	case $f in */examples/*) dest=$docdir/examples/${f##*/} ;; *) dest=$docdir/doc/${f##*/} ;; esac
+	[ -e "$root$dest" ] || missing="$missing ${f#"$SRCDIR"/}"
+done
+ok "$(test -z "$missing"; echo $?)" "every doc/*.md and doc/examples source is installed$missing"
 
 # The installed examples, built as a user would, from a copy of docdir.
 build_examples() { # $1 = pkg-config module, $2 = extra flags, $3 = dir, [make args]
