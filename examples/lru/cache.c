@@ -174,8 +174,11 @@ void cache_get(struct tctx *t, uint64_t key)
 	o = index_find(c, key);
 	if (o != NULL) {
 		memcpy(t->buf, o->value, c->cfg->value_size);	/* copy-out (R3) */
-		if (c->cfg->policy == POLICY_STRICT)
+		if (c->cfg->policy == POLICY_STRICT ||
+		    (c->cfg->policy == POLICY_BATCHED && c->ops->touch_batched == NULL))
 			c->ops->touch(t, o);
+		else if (c->cfg->policy == POLICY_BATCHED)
+			c->ops->touch_batched(t, o);
 		else if (!atomic_load_explicit(&o->accessed, memory_order_relaxed))
 			/* Relaxed: a hint (see struct obj); load first so hot
 			 * hits do not all write the line. */

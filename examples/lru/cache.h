@@ -68,7 +68,7 @@
 
 enum impl { IMPL_INDEX, IMPL_MUTEX, IMPL_CASLIST, IMPL_SHARDED, NIMPL };
 
-enum policy { POLICY_STRICT, POLICY_LAZY };
+enum policy { POLICY_STRICT, POLICY_LAZY, POLICY_BATCHED };
 enum reclaim { RECLAIM_INLINE, RECLAIM_THREAD };
 
 #define MAX_RUNS 64
@@ -118,6 +118,10 @@ struct obj {
 	 * catches an object freed by two owners; it orders nothing (the pool
 	 * mutex does). */
 	_Atomic int pooled;
+	/* batched policy, caslist (lru_caslist.c): QSTATE_Q while a thread's
+	 * caslist_batch holds o, QSTATE_DEAD once replaced, QSTATE_PENDING
+	 * once freed while held (the flusher frees it).  0 when allocated. */
+	_Atomic int qstate;
 	uint64_t key;			/* written while private (R1-R3) */
 	uint32_t id;			/* pool index, fixed */
 	unsigned char seen;		/* end check only (quiescent) */
@@ -134,6 +138,10 @@ struct shard {
 } __attribute__((aligned(64)));
 
 /* Per-thread counters, summed after the run (all uint64_t: add_stats). */
+#define QSTATE_Q 1
+#define QSTATE_DEAD 2
+#define QSTATE_PENDING 4
+
 struct stats {
 	uint64_t ops, gets, hits, sets, inserts, replaces;
 	uint64_t isolated;	/* objects this thread took off the LRU (R1) */
@@ -152,6 +160,10 @@ struct tctx {
 	int nstash;
 	unsigned rr;			/* sharded eviction: next shard */
 	unsigned char *buf;		/* get: copied-out value */
+	/* batched policy: hits queued by this thread */
+	struct caslist_batch batch;	/* caslist */
+	struct obj *queued[CASLIST_BATCH_MAX];	/* caslist: in batch; mutex: pending */
+	int nqueued;
 	struct stats st;
 } __attribute__((aligned(64)));
 
@@ -168,6 +180,12 @@ struct lru_ops {
 	 * (else count rotate_gone).  Under o's stripe lock, so o is not
 	 * reused meanwhile (R3). */
 	void (*touch)(struct tctx *t, struct obj *o);
+	/* Batched policy hit: queue o (one LRU operation per batch of hits:
+	 * caslist_batch_*, or one lock hold for the mutex LRU); NULL: the
+	 * implementation rotates at once (touch).  Under o's stripe lock. */
+	void (*touch_batched)(struct tctx *t, struct obj *o);
+	/* Apply what this thread queued.  No lock held.  NULL: nothing to do. */
+	void (*flush)(struct tctx *t);
 	/* A replace takes the old object off the LRU if no evictor has:
 	 * true = the caller won it (R1) and owns its teardown.  Under the
 	 * stripe lock. */

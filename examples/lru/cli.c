@@ -14,7 +14,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: lrucache run --impl LIST --threads LIST (--seconds S | --ops N)\n"
-	      "                    [--policy strict|lazy] [--reclaim inline|thread]\n"
+	      "                    [--policy strict|lazy|batched] [--reclaim inline|thread]\n"
 	      "                    [--zipf S] [--capacity N] [--get-ratio R]\n"
 	      "                    [--value-size B] [--shards N] [--seed N] [--json]\n"
 	      "  --impl      comma list of index, mutex, caslist, sharded, or all\n"
@@ -23,7 +23,9 @@ static void usage(FILE *f)
 	      "  --seconds   per (impl, threads) point, > 0 (default 1)\n"
 	      "  --ops       operations per thread instead of a timed run\n"
 	      "  --policy    strict: a hit rotates to the head; lazy: a hit sets a bit,\n"
-	      "              eviction gives second chances (default strict)\n"
+	      "              eviction gives second chances; batched: hits are queued and\n"
+	      "              rotated 14 at a time, one LRU operation per batch (caslist:\n"
+	      "              caslist_batch_*; mutex: one lock hold) (default strict)\n"
 	      "  --reclaim   inline: the setter evicts; thread: a reclaim thread (default\n"
 	      "              inline)\n"
 	      "  --zipf      key skew, 0 <= S < 1 (default 0.99); keys: 10 x capacity\n"
@@ -140,8 +142,10 @@ void parse_args(struct config *cfg, int argc, char **argv)
 				cfg->policy = POLICY_STRICT;
 			else if (!strcmp(v, "lazy"))
 				cfg->policy = POLICY_LAZY;
+			else if (!strcmp(v, "batched"))
+				cfg->policy = POLICY_BATCHED;
 			else
-				cli_bad(&c, "--policy: '%s' is not strict or lazy", v);
+				cli_bad(&c, "--policy: '%s' is not strict, lazy or batched", v);
 			break;
 		case OPT_RECLAIM:
 			if (!strcmp(v, "inline"))

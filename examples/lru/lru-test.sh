@@ -6,7 +6,7 @@
 #     policy: exactly the same hits, for strict and for lazy; and at 8 and
 #     64 threads taking turns (--lockstep: the same sequence of operations
 #     in every run), exactly the same hits again;
-#  3. every impl at 2, 8 and 64 threads, each policy x reclaim mode: the
+#  3. every impl at 2, 8 and 64 threads, each policy (strict, lazy, batched) x reclaim mode: the
 #     program's own end-of-run conservation check must pass (exit 0);
 #  4. a race-heavy mix (tiny cache, half sets, flat keys, evictors that
 #     yield while they hold claimed victims).
@@ -102,7 +102,7 @@ run_case() {
 		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
 	fi
 }
-for pol in strict lazy; do
+for pol in strict lazy batched; do
 	for rec in inline thread; do
 		run_case "policy=$pol reclaim=$rec threads=$threads" --impl all --threads "$threads" \
 			--seconds "$secs" --capacity 1024 --policy "$pol" --reclaim "$rec" --seed 3
@@ -110,7 +110,7 @@ for pol in strict lazy; do
 done
 
 # 4. races between replaces and evictors on the same objects
-for pol in strict lazy; do
+for pol in strict lazy batched; do
 	run_case "race mix policy=$pol" --impl caslist,mutex,sharded --threads "$threads" \
 		--seconds "$secs" --capacity 64 --get-ratio 0.5 --zipf 0.5 --policy "$pol" \
 		--reclaim thread --widen-window --seed 5

@@ -26,10 +26,75 @@ static void caslist_lru_touch(struct tctx *t, struct obj *o)
 		t->st.rotate_gone++;
 }
 
+/*
+ * Batched policy.  A hit queues o in this thread's caslist_batch: o leaves
+ * the LRU at once (in place) and goes back at the head, with the rest of
+ * the batch, under one head-link lock.  While o is queued it is on no list:
+ * an evictor cannot take it and a replace of its key cannot win it with
+ * del_if_linked (R1).  So a queued object carries a reference, the Q bit of
+ * o->qstate, like the kernel's folio batches hold a folio reference:
+ *   - the hitter sets Q (under the stripe lock) when it queues o;
+ *   - pool_free of an object with Q set only marks it PENDING: the flusher
+ *     frees it when it drops Q (so no object is reused while in a batch,
+ *     and the flusher's reference is never stale);
+ *   - a replace that loses del_if_linked sets DEAD: if Q was set, the
+ *     flusher takes the unindexed object back off the LRU and frees it;
+ *     else it was flushed meanwhile (or an evictor has it): try again.
+ * Every change of qstate is an atomic RMW (acq_rel: each pairs with the
+ * others on the word, so the later one sees the earlier one's bits and
+ * the writes before it).  Batches hold 14: the flush comes before the 15th
+ * would make caslist flush by itself.
+ */
+static void caslist_lru_flush(struct tctx *t)
+{
+	caslist_batch_flush(&t->batch);
+	for (int i = 0; i < t->nqueued; i++) {
+		struct obj *o = t->queued[i];
+		int old = atomic_fetch_and_explicit(&o->qstate, ~QSTATE_Q, memory_order_acq_rel);
+
+		if (old & QSTATE_PENDING) {
+			pool_free(t, o);	/* its owner freed it while we held it */
+		} else if ((old & QSTATE_DEAD) && caslist_del_if_linked(&o->node)) {
+			/* Replaced while queued, not indexed: the replace's claim
+			 * (R1), won here. */
+			t->st.replace_owned++;
+			pool_free(t, o);
+		}
+	}
+	t->nqueued = 0;
+}
+
+static void caslist_lru_touch_batched(struct tctx *t, struct obj *o)
+{
+	int n;
+
+	/* Relaxed, under the stripe lock: Q is set under it; set means o is
+	 * on its way to the head already (queueing it again in our own batch
+	 * would be misuse). */
+	if (atomic_load_explicit(&o->qstate, memory_order_relaxed) & QSTATE_Q)
+		return;
+	if (t->nqueued == CASLIST_BATCH_MAX - 1)
+		caslist_lru_flush(t);
+	n = (int)t->batch.n;
+	if (caslist_batch_move_head(&t->batch, &t->c->clru, &o->node) == CASLIST_ENOENT) {
+		t->st.rotate_gone++;	/* claimed by an evictor (R1) */
+	} else if ((int)t->batch.n > n) {	/* queued here (not in another batch) */
+		atomic_fetch_or_explicit(&o->qstate, QSTATE_Q, memory_order_acq_rel);
+		t->queued[t->nqueued++] = o;
+	}
+}
+
 static bool caslist_lru_del_if_linked(struct tctx *t, struct obj *o)
 {
-	(void)t;
-	return caslist_del_if_linked(&o->node);
+	if (caslist_del_if_linked(&o->node))
+		return true;
+	if (t->c->cfg->policy != POLICY_BATCHED)
+		return false;
+	/* Lost: queued in a batch, or an evictor's.  Under the stripe lock,
+	 * so a queued o has Q set. */
+	if (atomic_fetch_or_explicit(&o->qstate, QSTATE_DEAD, memory_order_acq_rel) & QSTATE_Q)
+		return false;	/* its flusher takes it off and frees it */
+	return caslist_del_if_linked(&o->node);	/* flushed meanwhile: try again */
 }
 
 /* Strict: pop the tail n times. */
@@ -110,6 +175,8 @@ const struct lru_ops lru_caslist_ops = {
 	.name = "caslist",
 	.add = caslist_lru_add,
 	.touch = caslist_lru_touch,
+	.touch_batched = caslist_lru_touch_batched,
+	.flush = caslist_lru_flush,
 	.del_if_linked = caslist_lru_del_if_linked,
 	.evict = reclaim_isolated,
 	.isolate = caslist_lru_isolate,

@@ -36,6 +36,32 @@ static void mutex_lru_touch(struct tctx *t, struct obj *o)
 	unlock(&s->lock);
 }
 
+/* Batched policy: hits are remembered and rotated 14 at a time under one
+ * lock hold (the same batching as caslist's).  A remembered object may
+ * have been evicted or even reused since: rotating only objects still on
+ * the list keeps the on-LRU state as it is (R1), and pool objects are
+ * never unmapped during a run. */
+static void mutex_lru_flush(struct tctx *t)
+{
+	struct shard *s = &t->c->shards[0];
+
+	if (t->nqueued == 0)
+		return;
+	lock(&s->lock);
+	for (int i = 0; i < t->nqueued; i++)
+		if (t->queued[i]->mlinked)
+			dlist_move_head(&s->head, &t->queued[i]->m);
+	unlock(&s->lock);
+	t->nqueued = 0;
+}
+
+static void mutex_lru_touch_batched(struct tctx *t, struct obj *o)
+{
+	if (t->nqueued == CASLIST_BATCH_MAX - 1)
+		mutex_lru_flush(t);
+	t->queued[t->nqueued++] = o;
+}
+
 static bool mutex_lru_del_if_linked(struct tctx *t, struct obj *o)
 {
 	struct shard *s = shard_of(t->c, o);
@@ -107,6 +133,8 @@ const struct lru_ops lru_mutex_ops = {
 	.name = "mutex",
 	.add = mutex_lru_add,
 	.touch = mutex_lru_touch,
+	.touch_batched = mutex_lru_touch_batched,
+	.flush = mutex_lru_flush,
 	.del_if_linked = mutex_lru_del_if_linked,
 	.evict = reclaim_isolated,
 	.isolate = mutex_lru_isolate,

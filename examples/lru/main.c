@@ -5,7 +5,7 @@
  * (audit.c).  doc/lru.md has the design, the invariants and the figures.
  *
  *   lrucache run --impl LIST --threads LIST (--seconds S | --ops N)
- *                [--policy strict|lazy] [--reclaim inline|thread]
+ *                [--policy strict|lazy|batched] [--reclaim inline|thread]
  *                [--zipf S] [--capacity N] [--get-ratio R] [--value-size B]
  *                [--shards N] [--seed N] [--json]
  */
@@ -63,6 +63,8 @@ static void *worker(void *arg)
 			sem_post(&lockstep.turn[(t->id + 1) % lockstep.n]);
 		t->st.ops++;
 	}
+	if (c->ops->flush)
+		c->ops->flush(t);
 	pool_flush(t, 0);
 	return NULL;
 }
@@ -120,6 +122,7 @@ static int run_one(const struct config *cfg, enum impl impl, int nthreads, struc
 		ts[i].id = i;
 		ts[i].rng = splitmix64(&s);
 		ts[i].rr = (unsigned)i;
+		caslist_batch_init(&ts[i].batch);
 		ts[i].buf = malloc(cfg->value_size);
 		if (!ts[i].buf)
 			return -1;

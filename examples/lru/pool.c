@@ -28,6 +28,8 @@ struct obj *pool_alloc(struct tctx *t)
 	t->st.allocs++;
 	o = t->stash[--t->nstash];
 	atomic_store_explicit(&o->pooled, 0, memory_order_relaxed);	/* see struct obj */
+	/* Relaxed: o is private; published with it under the stripe lock. */
+	atomic_store_explicit(&o->qstate, 0, memory_order_relaxed);
 	return o;
 }
 
@@ -43,6 +45,10 @@ void pool_flush(struct tctx *t, int keep)
 
 void pool_free(struct tctx *t, struct obj *o)
 {
+	/* A batch holds o (batched policy): its flusher frees it when it lets
+	 * go (lru_caslist.c).  Acq_rel: pairs with the flusher's fetch_and. */
+	if (atomic_fetch_or_explicit(&o->qstate, QSTATE_PENDING, memory_order_acq_rel) & QSTATE_Q)
+		return;
 	/* Relaxed: see struct obj.  A second owner freeing o finds 1. */
 	if (atomic_exchange_explicit(&o->pooled, 1, memory_order_relaxed)) {
 		t->st.double_frees++;

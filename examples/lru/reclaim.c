@@ -83,6 +83,10 @@ void reclaim_gate(struct tctx *t)
 #ifdef LRU_MUTANT_NO_RECLAIM
 	return;
 #endif
+	/* Over capacity: first put back what this thread has queued (batched
+	 * policy), so no object waits in a batch while its owner waits here. */
+	if (live_now(c) > c->cap && c->ops->flush)
+		c->ops->flush(t);
 	if (c->cfg->reclaim == RECLAIM_THREAD) {
 		if (live_now(c) > c->cap)
 			reclaim_wake(c);

@@ -11,7 +11,7 @@
 
 static const char *policy_name(enum policy p)
 {
-	return p == POLICY_LAZY ? "lazy" : "strict";
+	return p == POLICY_LAZY ? "lazy" : p == POLICY_BATCHED ? "batched" : "strict";
 }
 
 static const char *reclaim_name(enum reclaim r)
