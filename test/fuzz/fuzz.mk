@@ -22,12 +22,13 @@ FUZZ_SECONDS = 60
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-FUZZ_SRCS = $(srcdir)/test/fuzz/fuzz_list.c $(srcdir)/lib/list.c $(srcdir)/lib/check.c \
-	$(srcdir)/lib/debug.c $(srcdir)/lib/cluster.c $(srcdir)/lib/freelist.c
+# the core's sources (CORE_SOURCES in Makefile.am), with the srcdir
+FUZZ_SRCS = $(srcdir)/test/fuzz/fuzz_list.c $(srcdir)/lib/list.c $(srcdir)/lib/batch.c \
+	$(srcdir)/lib/check.c $(srcdir)/lib/debug.c $(srcdir)/lib/cluster.c $(srcdir)/lib/freelist.c
 CLEANFILES += test/fuzz/fuzz_list
 
 test/fuzz/fuzz_list: $(FUZZ_SRCS) $(srcdir)/lib/link.h $(srcdir)/lib/backoff.h \
-		$(srcdir)/lib/debug.h $(srcdir)/lib/cluster.h
+		$(srcdir)/lib/debug.h $(srcdir)/lib/cluster.h $(srcdir)/lib/list_ops.h
 	@$(MKDIR_P) test/fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DCASLIST_LIBFUZZER -DCASLIST_DEBUG=1 \
 		-I$(top_srcdir)/include -I$(top_srcdir)/lib -o $@ $(FUZZ_SRCS) -pthread
