@@ -229,6 +229,47 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 	cl_unlock(c);
 }
 
+/* put_batch in three steps (the same protocol, [F3]): the descriptor
+ * first, then each node pointed at it and chained as it is added, then
+ * the splice and LIVE.  nr and tail are set with LIVE, under the lock:
+ * until then the descriptor is BUILDING and nobody reads them. */
+void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b)
+{
+	b->fl = fl;
+	b->c = caslist__cl_alloc(fl, 0, NULL);
+	b->first = b->last = NULL;
+	b->n = 0;
+}
+
+void caslist_fl_build_add(struct caslist_fl_builder *b, struct caslist_fl_node *x)
+{
+	CASLIST_CHECK(cluster_of(x) == NULL, "caslist_fl_build_add", x, "node is already free");
+	/* Relaxed: published by the splice's release in build_put. */
+	atomic_store_explicit(&x->cluster, b->c, memory_order_relaxed);
+	if (b->last != NULL)
+		caslist_chain_link(&b->last->link, &x->link);
+	else
+		b->first = x;
+	b->last = x;
+	b->n++;
+}
+
+void caslist_fl_build_put(struct caslist_fl_builder *b)
+{
+	struct caslist_cluster *c = b->c;
+
+	if (b->n == 0) {
+		caslist__cl_retire(b->fl, c);	/* BUILDING, never published */
+		return;
+	}
+	caslist_splice_tail(&b->fl->list, &b->first->link, &b->last->link);
+	cl_lock(c);
+	c->nr = b->n;
+	c->tail = b->last;
+	c->state = CL_LIVE;
+	cl_unlock(c);
+}
+
 /* [F4] put: join the tail cluster under its lock if it is LIVE, short of
  * the batch and its tail is still the list's tail (L(tail) expecting the
  * head); else a cluster of one. */

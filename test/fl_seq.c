@@ -189,6 +189,23 @@ static void edges(void)
 	tap_ok(same(), "single put joins the tail cluster when it has room");
 	tap_ok(take_matches(3), "take(3) takes two clusters [4 5] [11 13 21]");
 	tap_ok(same() && caslist_empty(&FL.list), "now empty");
+	{	/* the builder: one cluster, as put_batch; an empty one leaks nothing */
+		static const int bids[] = { 40, 41, 42, 43, 44 };
+		struct caslist_fl_builder bd;
+		size_t nodes = 0, clusters = 0;
+
+		caslist_fl_build_begin(&FL, &bd);
+		for (int i = 0; i < 5; i++)
+			caslist_fl_build_add(&bd, fn(bids[i]));
+		caslist_fl_build_put(&bd);
+		m_put_batch(bids, 5);
+		caslist_fl_build_begin(&FL, &bd);
+		caslist_fl_build_put(&bd);
+		tap_ok(same() && caslist_fl_check(&FL, &nodes, &clusters) == 0 && nodes == 5 &&
+			       clusters == 1,
+		       "fl_build_* of 5 nodes is one cluster; an empty build returns its descriptor");
+		tap_ok(take_matches(1), "take(1) takes the built cluster whole");
+	}
 
 	/* take leaves nodes TAKEN until walked; remove cannot steal them */
 	for (int i = 30; i < 33; i++)

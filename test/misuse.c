@@ -250,6 +250,15 @@ static void fl_put_twice_other(void)
 	caslist_fl_put(&fl, &x);
 }
 
+static void fl_build_add_free(void)
+{
+	struct caslist_fl_builder bd;
+
+	caslist_fl_put(&fl, &x);
+	caslist_fl_build_begin(&fl, &bd);
+	caslist_fl_build_add(&bd, &x);
+}
+
 static void fl_put_batch_free(void)
 {
 	caslist_fl_put(&fl, &x);
@@ -451,6 +460,7 @@ static const char *const sites[] = {
 	"lib/link.h: CASLIST_CHECK((old & ~HEAD_FLAG) == w_of(was)",
 	"lib/freelist.c: CASLIST_CHECK(atomic_load_explicit(&x->cluster",
 	"lib/freelist.c: CASLIST_CHECK(x == last, \"caslist_fl_put_batch\"",
+	"lib/freelist.c: CASLIST_CHECK(cluster_of(x) == NULL, \"caslist_fl_build_add\"",
 	"lib/freelist.c: CASLIST_REQUIRE(cluster_of(x) == NULL, \"caslist_fl_put\"",
 };
 
@@ -566,6 +576,8 @@ int main(void)
 	       "fl_put of a node free in an earlier cluster aborts");
 	DEBUG_CASE(tap_ok(aborts(fl_put_batch_free, "caslist_fl_put_batch", &x, "already free"),
 			  "fl_put_batch of a free node aborts"));
+	DEBUG_CASE(tap_ok(aborts(fl_build_add_free, "caslist_fl_build_add", &x, "already free"),
+			  "fl_build_add of a free node aborts"));
 	DEBUG_CASE(tap_ok(aborts(fl_put_batch_short, "caslist_fl_put_batch", &y,
 				 "chain length != n"),
 			  "fl_put_batch with a chain longer than n aborts"));

@@ -17,6 +17,9 @@ dist_man3_MANS = \
 	doc/man/caslist_del_if_linked.3 \
 	doc/man/caslist_empty.3 \
 	doc/man/caslist_fl_batch_next.3 \
+	doc/man/caslist_fl_build_add.3 \
+	doc/man/caslist_fl_build_begin.3 \
+	doc/man/caslist_fl_build_put.3 \
 	doc/man/caslist_fl_cache_flush.3 \
 	doc/man/caslist_fl_cache_put.3 \
 	doc/man/caslist_fl_check.3 \

@@ -171,26 +171,28 @@ static size_t stash_to_cache(struct pp_cpu *c)
 /* @n pages linked through pp_page.next from @first (a cache, or a stash
  * chain; owned by this thread) go to the order-0 list as ONE cluster,
  * without the zone lock (caslist mode) or under it (clusterfree), in one
- * walk: state, count and free-list link per page.  The page states and
- * links are written before put_batch publishes them.  Returns the page
- * after the n-th. */
+ * walk: state, count, cluster pointer and free-list link per page
+ * (caslist_fl_build_*: no second walk inside the library).  The page
+ * states and links are written before build_put publishes them.  Returns
+ * the page after the n-th. */
 static struct pp_page *chain_to_list(struct pp_cpu *c, struct pp_page *first, size_t n)
 {
 	struct pp_zone *z = c->z;
-	struct pp_page *p = first, *prev = NULL;
+	struct pp_page *p = first;
+	struct caslist_fl_builder b;
 
-	for (size_t i = 0; i < n; i++, prev = p, p = p->next) {
+	caslist_fl_build_begin(&z->fl0, &b);
+	for (size_t i = 0; i < n; i++, p = p->next) {
 		pg_set_state(p, PG_FREE_SKIP);
 		acct(c, p, +1);
-		if (prev)
-			caslist_chain_link(&prev->fl.link, &p->fl.link);
+		caslist_fl_build_add(&b, &p->fl);	/* cluster pointer + link: one touch */
 	}
 	if (z->mode == PP_CLUSTERFREE) {
 		zone_lock(c);
-		caslist_fl_put_batch(&z->fl0, &first->fl, &prev->fl, n);
+		caslist_fl_build_put(&b);
 		zone_unlock(c);
 	} else {
-		caslist_fl_put_batch(&z->fl0, &first->fl, &prev->fl, n);
+		caslist_fl_build_put(&b);
 	}
 	return p;
 }

@@ -101,6 +101,27 @@ CASLIST_API void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x
  * before the splice, outside every shared lock. */
 CASLIST_API void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 				      struct caslist_fl_node *last, size_t n);
+/* A cluster being built node by node (caslist_fl_build_*). */
+struct caslist_fl_builder {
+	struct caslist_fl *fl;
+	struct caslist_cluster *c;
+	struct caslist_fl_node *first, *last;
+	size_t n;
+};
+
+/** caslist_fl_build_begin - start ONE new cluster of @fl in @b (takes a
+ * descriptor).  With caslist_fl_build_add and caslist_fl_build_put it is
+ * caslist_fl_put_batch without the second walk: each node is touched once,
+ * by the add.  Do not block between begin and put: a remove of a node
+ * added meanwhile waits for the put. */
+CASLIST_API void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b);
+/** caslist_fl_build_add - append node @x (owned by the caller, not free)
+ * to the cluster being built in @b: points it at the cluster and chains it
+ * after the last one, outside every shared lock. */
+CASLIST_API void caslist_fl_build_add(struct caslist_fl_builder *b, struct caslist_fl_node *x);
+/** caslist_fl_build_put - link the cluster built in @b at the tail with
+ * one O(1) splice (an empty builder gives its descriptor back). */
+CASLIST_API void caslist_fl_build_put(struct caslist_fl_builder *b);
 /** caslist_fl_cache_put / _flush - collect puts privately; the cache goes
  * back as one cluster when it reaches batch nodes (or on flush).  Spreads
  * the free path: one shared operation per batch instead of per node.
