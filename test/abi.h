@@ -55,6 +55,12 @@ struct abi_row {
 	ABI_FIELD(struct caslist_fl_batch, n) \
 	ABI_FIELD(struct caslist_fl_batch, stripe) \
 	ABI_FIELD(struct caslist_fl_batch, eager) \
+	ABI_TYPE(struct caslist_fl_builder) \
+	ABI_FIELD(struct caslist_fl_builder, fl) \
+	ABI_FIELD(struct caslist_fl_builder, c) \
+	ABI_FIELD(struct caslist_fl_builder, first) \
+	ABI_FIELD(struct caslist_fl_builder, last) \
+	ABI_FIELD(struct caslist_fl_builder, n) \
 	ABI_TYPE(struct caslist_fl_cache) \
 	ABI_FIELD(struct caslist_fl_cache, first) \
 	ABI_FIELD(struct caslist_fl_cache, last) \
