@@ -28,12 +28,13 @@
 /*
  * Wait counters and a tunable policy, for the measurement build only
  * (-DCASLIST_STATS: test/waitstat).  Per thread: backoff rounds, PAUSEs
- * spun, sched_yield calls, failed attempts at a head link.  Release and
+ * spun, sched_yield calls (a round = one failed attempt at a held link, or
+ * one retry of an operation).  Release and
  * debug builds compile all of it away.
  */
 #ifdef CASLIST_STATS
 struct caslist__stats {
-	unsigned long rounds, pauses, yields, head_fail;
+	unsigned long rounds, pauses, yields;
 };
 extern _Thread_local struct caslist__stats caslist__stats;
 extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max;

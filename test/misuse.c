@@ -451,7 +451,7 @@ static const char *const sites[] = {
 	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
 	"lib/batch.c: CASLIST_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
 	"lib/batch.c: CASLIST_REQUIRE(v != batch_word(b), \"caslist_batch_move_head\"",
-	"lib/link.h: CASLIST_REQUIRE(v != 0, op, h",
+	"lib/link.h: CASLIST_REQUIRE(f != NULL, op, h",
 	"lib/list_ops.h: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_move_head\"",
 	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_touch\"",
