@@ -52,7 +52,7 @@ int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 
 /*
  * [S14] flush: chain the queued nodes, newest first, with locked words
- * ([L10]); L(head) by one fetch_or ([S0]; waiting for a head link holding
+ * ([L10]); L(head) ([S0]; waiting for a head link holding
  * only links of nodes in transit: rule R2); insert the chain ([L7]:
  * linearization point, all of them at once); then release each link of
  * the chain but the last (insert step 5 released that one).

@@ -266,8 +266,8 @@ inline lock_tail(lt_h, lt_t)
 	od
 }
 
-/* [S2] add_head / splice_head: L(head) ([S0] lock_head: one fetch_or,
- * the same atomic step as link_lock on a head), insert. */
+/* [S2] add_head / splice_head: L(head) ([S0] link_lock_head: [L1] on the
+ * head), insert. */
 inline op_add_head(oah_h, oah_n)
 {
 	link_lock(oah_h, s);
