@@ -178,22 +178,33 @@ static size_t stash_to_cache(struct pp_cpu *c)
 static struct pp_page *chain_to_list(struct pp_cpu *c, struct pp_page *first, size_t n)
 {
 	struct pp_zone *z = c->z;
-	struct pp_page *p = first;
+	struct pp_page *p = first, *prev = NULL;
 	struct caslist_fl_builder b;
 
+	if (z->mode == PP_CLUSTERFREE) {
+		/* The zone lock comes before the put, so the cluster must not
+		 * exist yet while we wait for it: a compaction holding the lock
+		 * would wait for the BUILDING cluster (caslist_fl_remove), and
+		 * we for the lock.  put_batch takes its descriptor under it. */
+		for (size_t i = 0; i < n; i++, prev = p, p = p->next) {
+			pg_set_state(p, PG_FREE_SKIP);
+			acct(c, p, +1);
+			if (prev)
+				caslist_chain_link(&prev->fl.link, &p->fl.link);
+		}
+		zone_lock(c);
+		caslist_fl_put_batch(&z->fl0, &first->fl, &prev->fl, n);
+		zone_unlock(c);
+		return p;
+	}
+	/* caslist mode: nothing blocks between begin and put. */
 	caslist_fl_build_begin(&z->fl0, &b);
 	for (size_t i = 0; i < n; i++, p = p->next) {
 		pg_set_state(p, PG_FREE_SKIP);
 		acct(c, p, +1);
 		caslist_fl_build_add(&b, &p->fl);	/* cluster pointer + link: one touch */
 	}
-	if (z->mode == PP_CLUSTERFREE) {
-		zone_lock(c);
-		caslist_fl_build_put(&b);
-		zone_unlock(c);
-	} else {
-		caslist_fl_build_put(&b);
-	}
+	caslist_fl_build_put(&b);
 	return p;
 }
 

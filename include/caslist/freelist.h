@@ -112,8 +112,10 @@ struct caslist_fl_builder {
 /** caslist_fl_build_begin - start ONE new cluster of @fl in @b (takes a
  * descriptor).  With caslist_fl_build_add and caslist_fl_build_put it is
  * caslist_fl_put_batch without the second walk: each node is touched once,
- * by the add.  Do not block between begin and put: a remove of a node
- * added meanwhile waits for the put. */
+ * by the add.  Do not block between begin and put, and above all do not
+ * wait there for a lock that a caslist_fl_remove caller may hold: a remove
+ * of a node added meanwhile waits for the put (take such a lock before
+ * begin, or use caslist_fl_put_batch under it). */
 CASLIST_API void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b);
 /** caslist_fl_build_add - append node @x (owned by the caller, not free)
  * to the cluster being built in @b: points it at the cluster and chains it
