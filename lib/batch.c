@@ -32,7 +32,7 @@ int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 
 	CASLIST_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
 			"the batch holds nodes for another list (flush it first)");
-	s = link_lock_op(n, "caslist_batch_move_head");
+	s = link_lock_prefetch_op(n, "caslist_batch_move_head");
 	if (s == NULL) {
 		/* Relaxed: a snapshot that only picks the return code. */
 		uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);

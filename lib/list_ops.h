@@ -219,7 +219,7 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 	node_t *s, *p, *f;
 
 	CASLIST_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
-	s = link_lock_op(n, "caslist_move_head");
+	s = link_lock_prefetch_op(n, "caslist_move_head");
 	if (s == NULL)
 		return CASLIST_ENOENT;
 	p = link_lock_prev_op(n, "caslist_move_head");
