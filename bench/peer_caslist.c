@@ -77,14 +77,22 @@ static void cas_move_head(struct bnode *n)
 	caslist_move_head(&cas_list, bnode_cas(n));
 }
 
-/* caslist_batch_*: each node out in place, one head-link lock per batch. */
+/* caslist_batch_*: each node out in place, one head-link lock per batch
+ * (caslist_batch_move_head_n: the nodes' and their neighbours' lines are
+ * prefetched first; the lock peers prefetch the nodes' lines too). */
 static void cas_batch_move_head(struct bnode **v, size_t k)
 {
 	struct caslist_batch b;
+	struct caslist_node *nodes[64];
 
 	caslist_batch_init(&b);
-	for (size_t i = 0; i < k; i++)
-		caslist_batch_move_head(&b, &cas_list, bnode_cas(v[i]));
+	for (size_t i0 = 0; i0 < k; i0 += 64) {
+		size_t m = k - i0 < 64 ? k - i0 : 64;
+
+		for (size_t i = 0; i < m; i++)
+			nodes[i] = bnode_cas(v[i0 + i]);
+		caslist_batch_move_head_n(&b, &cas_list, nodes, m);
+	}
 	caslist_batch_flush(&b);
 }
 

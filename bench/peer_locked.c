@@ -217,6 +217,11 @@ static void locked_move_head(struct bnode *n)
  * order, so v[k-1] ends first, as caslist_batch_flush puts the newest). */
 static void locked_batch_move_head(struct bnode **v, size_t k)
 {
+	/* The nodes' lines, fetched before the lock as libcaslist's
+	 * batch_move_head_n does (their neighbours cannot be read without
+	 * the lock: that would be a data race here). */
+	for (size_t i = 0; i < k; i++)
+		__builtin_prefetch(&v[i]->p.d, 1, 3);
 	peer_lock();
 	for (size_t i = 0; i < k; i++)
 		if (v[i]->p.linked)

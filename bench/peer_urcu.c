@@ -115,9 +115,12 @@ static void u_move_head(struct bnode *n)
 	u_lock_drop();
 }
 
-/* One mutex hold per batch, as the locked peers. */
+/* One mutex hold per batch, the nodes' lines prefetched first, as the
+ * locked peers. */
 static void u_batch_move_head(struct bnode **v, size_t k)
 {
+	for (size_t i = 0; i < k; i++)
+		__builtin_prefetch(&v[i]->u, 1, 3);
 	u_lock_take();
 	for (size_t i = 0; i < k; i++)
 		if (u_linked(v[i]))

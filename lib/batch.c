@@ -51,6 +51,35 @@ int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 }
 
 /*
+ * Many nodes: exactly the calls caslist_batch_move_head(b, l, nodes[i]) in
+ * order, but a window of nodes at a time is first fetched in three passes
+ * - every node's line, then (from each node's next and prev words, read
+ * relaxed: hints only) the lines of its neighbours, then the removals -
+ * so the misses of a whole window overlap instead of each removal waiting
+ * for its own.  Only prefetches and loads are added: the protocol is
+ * [S13]'s, node by node.
+ */
+#define BATCH_PREFETCH_WINDOW 16
+
+size_t caslist_batch_move_head_n(struct caslist_batch *b, struct caslist_list *l,
+				 struct caslist_node *const *nodes, size_t k)
+{
+	size_t queued = 0;
+
+	for (size_t i0 = 0; i0 < k; i0 += BATCH_PREFETCH_WINDOW) {
+		size_t e = k - i0 < BATCH_PREFETCH_WINDOW ? k : i0 + BATCH_PREFETCH_WINDOW;
+
+		for (size_t i = i0; i < e; i++)
+			link_prefetch_w(nodes[i]);
+		for (size_t i = i0; i < e; i++)
+			(void)link_prefetch_nbrs(nodes[i]);
+		for (size_t i = i0; i < e; i++)
+			queued += caslist_batch_move_head(b, l, nodes[i]) == CASLIST_OK;
+	}
+	return queued;
+}
+
+/*
  * [S14] flush: chain the queued nodes, newest first, with locked words
  * ([L10]); L(head) ([S0]; waiting for a head link holding
  * only links of nodes in transit: rule R2); insert the chain ([L7]:

@@ -199,8 +199,10 @@ static inline void link_prefetch_w(const void *x)
  * the insert (6.6 against 7.7), and one fetch_or of the head's lock bit
  * (7.9 against 7.4 on rotate, lower on del_head, 1-thread slower).
  */
-static inline node_t *link_lock_prefetch_op(node_t *x, const char *op)
+static inline uintptr_t link_prefetch_nbrs(const node_t *x)
 {
+	/* Relaxed: both values only aim a prefetch (and v is link_lock's
+	 * first guess, which its CAS checks). */
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&x->prev, memory_order_relaxed);
 
@@ -208,7 +210,12 @@ static inline node_t *link_lock_prefetch_op(node_t *x, const char *op)
 		link_prefetch_w(node_of(v));
 		link_prefetch_w((const void *)(pv & ~HEAD_FLAG));
 	}
-	return link_lock_from(x, v, op);
+	return v;
+}
+
+static inline node_t *link_lock_prefetch_op(node_t *x, const char *op)
+{
+	return link_lock_from(x, link_prefetch_nbrs(x), op);
 }
 
 /*

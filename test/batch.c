@@ -115,6 +115,32 @@ static int mq(struct caslist_batch *b, int l, int id)
 	return rc == CASLIST_ENOENT;
 }
 
+/* caslist_batch_move_head_n of ids[0..k-1] (distinct, none queued in b)
+ * for list l: one call, then the model as k single queues. */
+static int mq_n(struct caslist_batch *b, int l, const int *ids, int k)
+{
+	struct caslist_node *v[MAXN];
+	size_t want = 0, got;
+
+	for (int i = 0; i < k; i++)
+		v[i] = &node[ids[i]];
+	got = caslist_batch_move_head_n(b, &L[l], v, (size_t)k);
+	for (int i = 0; i < k; i++) {
+		int id = ids[i];
+
+		if (where[id] == 0 || where[id] == 1) {
+			mdel(id);
+			where[id] = 2;
+			ql = l;
+			q[qn++] = id;
+			if (qn == CASLIST_BATCH_MAX)
+				mflush();
+			want++;
+		}
+	}
+	return got == want;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 1;
@@ -167,6 +193,19 @@ int main(int argc, char **argv)
 		ok = mq(&b, 0, i);
 	tap_ok(ok && b.n == 0 && same(), "the %d-th queued node flushes the batch",
 	       CASLIST_BATCH_MAX);
+	/* many at once: as the single calls, across a self-flush */
+	{
+		int ids[CASLIST_BATCH_MAX + 5];
+
+		for (int i = 0; i < CASLIST_BATCH_MAX + 5; i++)
+			ids[i] = 8 + (i * 7) % (CASLIST_BATCH_MAX + 5);
+		ok = mq_n(&b, 1, ids, CASLIST_BATCH_MAX + 5);
+		caslist_batch_flush(&b);
+		mflush();
+		tap_ok(ok && b.n == 0 && same(),
+		       "batch_move_head_n of %d nodes: one self-flush, then the rest",
+		       CASLIST_BATCH_MAX + 5);
+	}
 	/* a one-node batch */
 	mq(&b, 1, 0);
 	caslist_batch_flush(&b);
@@ -187,6 +226,22 @@ int main(int argc, char **argv)
 				mflush();
 			}
 			ok = mq(&b, l, id);
+		} else if (r < 40) {
+			int ids[6], k = 0;
+
+			if (qn > 0 && ql != l) {
+				caslist_batch_flush(&b);
+				mflush();
+			}
+			for (int t = 0; t < 6; t++) {	/* distinct, not queued in b */
+				int x = (int)(splitmix64(&seed) % MAXN), j;
+
+				for (j = 0; j < k && ids[j] != x; j++)
+					;
+				if (j == k && where[x] != 2)
+					ids[k++] = x;
+			}
+			ok = mq_n(&b, l, ids, k);
 		} else if (r < 45) {
 			caslist_batch_flush(&b);
 			mflush();

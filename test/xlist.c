@@ -146,6 +146,38 @@ static void batch_op(struct thr *t, struct caslist_list *l, struct item *it)
 	}
 }
 
+/* batch_op for two nodes in one caslist_batch_move_head_n call.  A batch
+ * that could fill up during the call is flushed first, so that afterwards
+ * the nodes queued here are exactly batch.node[n0..n-1] (or none, if the
+ * call filled and flushed it). */
+static void batch_op2(struct thr *t, struct caslist_list *l, struct item *a, struct item *b)
+{
+	struct caslist_node *v[2] = { &a->link, &b->link };
+	unsigned n0;
+	size_t got;
+
+	t->tried[OP_BATCH] += 2;
+	if (a == b || t->mine[a - items] || t->mine[b - items])
+		return;
+	if ((t->batch.n > 0 && t->batch.l != l) || t->batch.n + 2 > CASLIST_BATCH_MAX)
+		batch_flush(t);
+	n0 = t->batch.n;
+	got = caslist_batch_move_head_n(&t->batch, l, v, 2);
+	t->ok[OP_BATCH] += got;
+	if (t->batch.n == 0) {
+		batch_flushed(t);
+		return;
+	}
+	if (t->batch.n - n0 > got)	/* queued here: some of those it reports OK */
+		atomic_fetch_add(&walk_bad, 1);
+	for (unsigned i = n0; i < t->batch.n; i++) {
+		int k = (int)(item_of(t->batch.node[i]) - items);
+
+		t->mine[k] = 2;
+		t->q[t->nq++] = k;
+	}
+}
+
 static void take(struct thr *t, struct item *it)
 {
 	if (strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0) {
@@ -220,7 +252,10 @@ static void op_move(struct thr *t)
 		if (!t->mine[it - items] && caslist_move_head(l, &it->link) == CASLIST_OK)
 			t->ok[OP_MOVE]++;
 	} else if (r < 72) {
-		batch_op(t, l, it);
+		if (r & 1)
+			batch_op(t, l, it);
+		else
+			batch_op2(t, l, it, &items[rnd(t, (unsigned)nitems)]);
 	} else if (r < 80) {
 		t->tried[OP_DEL]++;
 		if (!t->mine[it - items] && caslist_del_if_linked(&it->link)) {

@@ -8,6 +8,7 @@ dist_man3_MANS = \
 	doc/man/caslist_batch_flush.3 \
 	doc/man/caslist_batch_init.3 \
 	doc/man/caslist_batch_move_head.3 \
+	doc/man/caslist_batch_move_head_n.3 \
 	doc/man/caslist_chain_link.3 \
 	doc/man/caslist_chain_next.3 \
 	doc/man/caslist_check.3 \

@@ -20,6 +20,7 @@
 #    never decides it closely;
 #  - bad input gets a message and a non-zero exit.
 # Environment: PAGEPOOL_TEST_SECONDS (default 0.2), PAGEPOOL_TEST_THREADS.
+. "$(dirname "$0")/../../test/tap.sh"
 b=${CASLIST_BUILDDIR:-.}/examples/pagepool
 secs=${PAGEPOOL_TEST_SECONDS:-0.2}
 threads=${PAGEPOOL_TEST_THREADS:-"2 8 64"}
@@ -28,22 +29,18 @@ plain="--mem 64M --batch 7 --high 28 --quiet --attempts 4 --delays 1"
 common="$plain --chaos 1"
 nt=$(echo $threads | wc -w)
 n=$((5 * nt + 1 + 1 + 1 + 5))
-echo "1..$n"
-i=0
-fail=0
-ok() { i=$((i + 1)); echo "ok $i - $1"; }
-notok() { i=$((i + 1)); fail=$((fail + 1)); echo "not ok $i - $1"; printf '%s\n' "$2" | tail -n 30 | sed 's/^/# /'; }
+tap_plan $n
 
 for m in $modes; do
 	for t in $threads; do
 		out=$("$b/pagepool" run --workload all --mode "$m" --threads "$t" --seconds "$secs" \
-			--seed "$i" $common 2>&1)
+			--seed "$tap_n" $common 2>&1)
 		rc=$?
 		line=$(printf '%s\n' "$out" | grep '^pagepool: .* points' | tail -n 1)
 		if [ $rc -eq 0 ] && [ -n "$line" ]; then
-			ok "$m threads=$t: $line"
+			tap_ok "$m threads=$t: $line"
 		else
-			notok "$m threads=$t exit=$rc" "$out"
+			tap_notok "$m threads=$t exit=$rc" "$out"
 		fi
 	done
 done
@@ -52,18 +49,18 @@ out=$("$b/pagepool-mutant-noremove" run --workload page_fault1 --mode caslist --
 	--seconds "$secs" $plain --merge-ms 0 --wmark 0 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'audit'; then
-	ok "mutant noremove caught (exit $rc): $(printf '%s\n' "$out" | grep audit | head -n 1)"
+	tap_ok "mutant noremove caught (exit $rc): $(printf '%s\n' "$out" | grep audit | head -n 1)"
 else
-	notok "mutant noremove NOT caught (exit $rc)" "$out"
+	tap_notok "mutant noremove NOT caught (exit $rc)" "$out"
 fi
 
 out=$("$b/pagepool-mutant-keepstash" run --workload page_fault1 --mode caslist --threads 2 \
 	--seconds "$secs" $plain 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'exited holding'; then
-	ok "mutant keepstash caught (exit $rc): $(printf '%s\n' "$out" | grep 'exited holding' | head -n 1)"
+	tap_ok "mutant keepstash caught (exit $rc): $(printf '%s\n' "$out" | grep 'exited holding' | head -n 1)"
 else
-	notok "mutant keepstash NOT caught (exit $rc)" "$out"
+	tap_notok "mutant keepstash NOT caught (exit $rc)" "$out"
 fi
 
 cores=$(nproc 2>/dev/null || echo 2)
@@ -87,9 +84,9 @@ bad_rates=$(printf '%s\n' "$out" | awk -v cores="$cores" '
 	}
 	END { if (n < 12) print "only " n " points" }')
 if [ $rc -eq 0 ] && [ -z "$bad_rates" ]; then
-	ok "rates are pages / wall time at 1, 2, $over and $((cores * 32)) threads, CPU time within the wall time"
+	tap_ok "rates are pages / wall time at 1, 2, $over and $((cores * 32)) threads, CPU time within the wall time"
 else
-	notok "rates (exit $rc)" "$(printf '%s\n' "$bad_rates" | head -n 10)
+	tap_notok "rates (exit $rc)" "$(printf '%s\n' "$bad_rates" | head -n 10)
 $(printf '%s\n' "$out" | tail -n 5)"
 fi
 
@@ -99,9 +96,9 @@ bad() {
 	out=$("$b/pagepool" "$@" 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q "$want"; then
-		ok "bad input '$*': exit $rc, '$want'"
+		tap_ok "bad input '$*': exit $rc, '$want'"
 	else
-		notok "bad input '$*': exit $rc, expected a message with '$want'" "$out"
+		tap_notok "bad input '$*': exit $rc, expected a message with '$want'" "$out"
 	fi
 }
 bad "unknown mode" run --mode fastest
@@ -109,5 +106,4 @@ bad "unknown workload" run --workload nothing
 bad "no pages" run --mem 0
 bad "more threads than" run --mem 64M --threads 1000
 bad "must be 'run'" go
-echo "# $((n - fail)) passed, $fail failed"
-[ $fail -eq 0 ]
+tap_done
