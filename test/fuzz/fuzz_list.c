@@ -378,6 +378,32 @@ static void op_list(unsigned op)
 		int q[6], nq = 0, cnt = 1 + (int)(b % 6);
 
 		caslist_batch_init(&bt);
+		if (b & 0x80) {	/* the same through caslist_batch_move_head_n */
+			struct caslist_node *v[6];
+			int ids[6], k = 0, j;
+			size_t want = 0, got;
+
+			for (int i = 0; i < cnt; i++) {	/* distinct nodes */
+				n = (int)(byte() % NN);
+				for (j = 0; j < k && ids[j] != n; j++)
+					;
+				if (j == k) {
+					ids[k] = n;
+					v[k++] = &node[n];
+				}
+			}
+			got = caslist_batch_move_head_n(&bt, &L[l], v, (size_t)k);
+			for (j = 0; j < k; j++) {
+				if (where[ids[j]] < 0)
+					continue;
+				m_remove(ids[j]);
+				where[ids[j]] = -2;
+				q[nq++] = ids[j];
+				want++;
+			}
+			REQUIRE(got == want, "batch_move_head_n queued %zu, want %zu", got, want);
+			cnt = 0;
+		}
 		for (int i = 0; i < cnt; i++) {
 			n = (int)(byte() % NN);
 			if (where[n] == -2)	/* queued here already: misuse */
