@@ -119,7 +119,7 @@ static int mq(struct caslist_batch *b, int l, int id)
  * for list l: one call, then the model as k single queues. */
 static int mq_n(struct caslist_batch *b, int l, const int *ids, int k)
 {
-	struct caslist_node *v[MAXN];
+	struct caslist_node *v[MAXN] = { NULL };
 	size_t want = 0, got;
 
 	for (int i = 0; i < k; i++)

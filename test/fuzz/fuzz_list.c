@@ -379,26 +379,26 @@ static void op_list(unsigned op)
 
 		caslist_batch_init(&bt);
 		if (b & 0x80) {	/* the same through caslist_batch_move_head_n */
-			struct caslist_node *v[6];
-			int ids[6], k = 0, j;
+			struct caslist_node *v[6] = { NULL };
+			int bid[6], bk = 0, j;
 			size_t want = 0, got;
 
 			for (int i = 0; i < cnt; i++) {	/* distinct nodes */
 				n = (int)(byte() % NN);
-				for (j = 0; j < k && ids[j] != n; j++)
+				for (j = 0; j < bk && bid[j] != n; j++)
 					;
-				if (j == k) {
-					ids[k] = n;
-					v[k++] = &node[n];
+				if (j == bk) {
+					bid[bk] = n;
+					v[bk++] = &node[n];
 				}
 			}
-			got = caslist_batch_move_head_n(&bt, &L[l], v, (size_t)k);
-			for (j = 0; j < k; j++) {
-				if (where[ids[j]] < 0)
+			got = caslist_batch_move_head_n(&bt, &L[l], v, (size_t)bk);
+			for (j = 0; j < bk; j++) {
+				if (where[bid[j]] < 0)
 					continue;
-				m_remove(ids[j]);
-				where[ids[j]] = -2;
-				q[nq++] = ids[j];
+				m_remove(bid[j]);
+				where[bid[j]] = -2;
+				q[nq++] = bid[j];
 				want++;
 			}
 			REQUIRE(got == want, "batch_move_head_n queued %zu, want %zu", got, want);
