@@ -57,7 +57,7 @@ int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
  * relaxed: hints only) the lines of its neighbours, then the removals -
  * so the misses of a whole window overlap instead of each removal waiting
  * for its own.  Only prefetches and loads are added: the protocol is
- * [S13]'s, node by node.
+ * that of [S13], node by node.
  */
 #define BATCH_PREFETCH_WINDOW 16
 
