@@ -119,8 +119,9 @@ struct obj {
 	 * mutex does). */
 	_Atomic int pooled;
 	/* batched policy, caslist (lru_caslist.c): QSTATE_Q while a thread's
-	 * caslist_batch holds o, QSTATE_DEAD once replaced, QSTATE_PENDING
-	 * once freed while held (the flusher frees it).  0 when allocated. */
+	 * queue holds o (a reference), QSTATE_DEAD once replaced while held,
+	 * QSTATE_PENDING once freed while held (the flusher frees it).  0
+	 * when allocated. */
 	_Atomic int qstate;
 	uint64_t key;			/* written while private (R1-R3) */
 	uint32_t id;			/* pool index, fixed */
@@ -162,7 +163,7 @@ struct tctx {
 	unsigned char *buf;		/* get: copied-out value */
 	/* batched policy: hits queued by this thread */
 	struct caslist_batch batch;	/* caslist */
-	struct obj *queued[CASLIST_BATCH_MAX];	/* caslist: in batch; mutex: pending */
+	struct obj *queued[CASLIST_BATCH_MAX];	/* remembered, rotated at the flush */
 	int nqueued;
 	struct stats st;
 } __attribute__((aligned(64)));

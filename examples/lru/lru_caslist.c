@@ -27,61 +27,83 @@ static void caslist_lru_touch(struct tctx *t, struct obj *o)
 }
 
 /*
- * Batched policy.  A hit queues o in this thread's caslist_batch: o leaves
- * the LRU at once (in place) and goes back at the head, with the rest of
- * the batch, under one head-link lock.  While o is queued it is on no list:
- * an evictor cannot take it and a replace of its key cannot win it with
- * del_if_linked (R1).  So a queued object carries a reference, the Q bit of
- * o->qstate, like the kernel's folio batches hold a folio reference:
- *   - the hitter sets Q (under the stripe lock) when it queues o;
+ * Batched policy (the kernel's per-CPU folio batches for rotation).  A hit
+ * only remembers o: it takes a reference - the Q bit of o->qstate - and
+ * appends o to this thread's queue; o stays where it is on the LRU.  The
+ * flush hands the queue to caslist_batch_move_head_n: each node leaves its
+ * place in parallel with other threads (their lines fetched a window
+ * ahead), then one head-link lock splices them all.  So the hit path has
+ * no list operation, as for the mutex peer, which rotates its queue under
+ * one lock hold.  While o is queued it is still on the LRU: an evictor or
+ * a replace may take it meanwhile (the move then gives ENOENT); the
+ * reference only keeps o from being reused:
+ *   - the hitter sets Q (under the stripe lock); a set Q means o is queued
+ *     already, by this thread or another: nothing to do;
  *   - pool_free of an object with Q set only marks it PENDING: the flusher
- *     frees it when it drops Q (so no object is reused while in a batch,
- *     and the flusher's reference is never stale);
- *   - a replace that loses del_if_linked sets DEAD: if Q was set, the
- *     flusher takes the unindexed object back off the LRU and frees it;
- *     else it was flushed meanwhile (or an evictor has it): try again.
+ *     frees it when it drops Q;
+ *   - a replace that loses del_if_linked (o is inside a flusher's batch,
+ *     or an evictor has it) sets DEAD: if Q was set, the flusher takes the
+ *     unindexed object off the LRU and frees it.  It does so before it
+ *     drops Q, so the node it takes off cannot be o's next life.
  * Every change of qstate is an atomic RMW (acq_rel: each pairs with the
  * others on the word, so the later one sees the earlier one's bits and
- * the writes before it).  Batches hold 14: the flush comes before the 15th
- * would make caslist flush by itself.
+ * the writes before it).  Queues hold 14, as the mutex peer's.
  */
+static void caslist_lru_release(struct tctx *t, struct obj *o)
+{
+	/* Acquire: pairs with the acq_rel RMWs of the replace (DEAD) and
+	 * of pool_free (PENDING), like the CAS below. */
+	int old = atomic_load_explicit(&o->qstate, memory_order_acquire);
+	bool owned = false;
+
+	do {
+		/* Replaced while queued, not indexed, left to us: the
+		 * replace's claim (R1), tried while Q still pins o. */
+		if ((old & QSTATE_DEAD) && !owned)
+			owned = caslist_del_if_linked(&o->node);
+		/* Acq_rel: pairs with the RMWs above; a PENDING or DEAD set
+		 * after our load fails the CAS and is seen on the retry. */
+	} while (!atomic_compare_exchange_weak_explicit(&o->qstate, &old, old & ~QSTATE_Q,
+							memory_order_acq_rel,
+							memory_order_acquire));
+	if (owned)
+		t->st.replace_owned++;
+	/* owned and PENDING exclude each other: PENDING means an owner
+	 * took o off the list, and nothing puts it back while Q pins it. */
+	if (owned || (old & QSTATE_PENDING))
+		pool_free(t, o);
+}
+
 static void caslist_lru_flush(struct tctx *t)
 {
-	caslist_batch_flush(&t->batch);
-	for (int i = 0; i < t->nqueued; i++) {
-		struct obj *o = t->queued[i];
-		int old = atomic_fetch_and_explicit(&o->qstate, ~QSTATE_Q, memory_order_acq_rel);
+	struct caslist_node *nodes[CASLIST_BATCH_MAX];
+	size_t n = (size_t)t->nqueued, moved;
 
-		if (old & QSTATE_PENDING) {
-			pool_free(t, o);	/* its owner freed it while we held it */
-		} else if ((old & QSTATE_DEAD) && caslist_del_if_linked(&o->node)) {
-			/* Replaced while queued, not indexed: the replace's claim
-			 * (R1), won here. */
-			t->st.replace_owned++;
-			pool_free(t, o);
-		}
-	}
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		nodes[i] = &t->queued[i]->node;
+	/* Those an evictor or a replace took meanwhile give ENOENT. */
+	moved = caslist_batch_move_head_n(&t->batch, &t->c->clru, nodes, n);
+	t->st.rotate_gone += n - moved;
+	caslist_batch_flush(&t->batch);
+	for (size_t i = 0; i < n; i++)
+		caslist_lru_release(t, t->queued[i]);
 	t->nqueued = 0;
 }
 
 static void caslist_lru_touch_batched(struct tctx *t, struct obj *o)
 {
-	int n;
-
-	/* Relaxed, under the stripe lock: Q is set under it; set means o is
-	 * on its way to the head already (queueing it again in our own batch
-	 * would be misuse). */
+	/* Relaxed, under the stripe lock: Q is set only under it, so a set
+	 * by another hitter is seen; a clear racing with us at worst skips
+	 * one rotation. */
 	if (atomic_load_explicit(&o->qstate, memory_order_relaxed) & QSTATE_Q)
 		return;
 	if (t->nqueued == CASLIST_BATCH_MAX - 1)
 		caslist_lru_flush(t);
-	n = (int)t->batch.n;
-	if (caslist_batch_move_head(&t->batch, &t->c->clru, &o->node) == CASLIST_ENOENT) {
-		t->st.rotate_gone++;	/* claimed by an evictor (R1) */
-	} else if ((int)t->batch.n > n) {	/* queued here (not in another batch) */
-		atomic_fetch_or_explicit(&o->qstate, QSTATE_Q, memory_order_acq_rel);
-		t->queued[t->nqueued++] = o;
-	}
+	/* Acq_rel: pairs with pool_free's and the replace's RMWs. */
+	atomic_fetch_or_explicit(&o->qstate, QSTATE_Q, memory_order_acq_rel);
+	t->queued[t->nqueued++] = o;
 }
 
 static bool caslist_lru_del_if_linked(struct tctx *t, struct obj *o)
