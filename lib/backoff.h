@@ -6,7 +6,8 @@
  * with the CPU's pause/yield hint; once at the cap it also calls
  * sched_yield(), because with more threads than cores the holder of the
  * link we wait for may be preempted (the test suite runs 256 threads on 2
- * cores).  Concurrency Kit's ck_backoff_eb is the same idea but never
+ * cores).  The cap is BACKOFF_MAX pauses, or CROWDED_MAX while this thread
+ * has recently seen a sched_yield give its CPU away (backoff_crowd below).  Concurrency Kit's ck_backoff_eb is the same idea but never
  * yields, and its stall is inline asm; this is eight lines of our own.
  *
  * backoff_wait(b, link, op) is backoff() for a wait on one link's lock.
@@ -37,16 +38,19 @@ struct caslist__stats {
 	unsigned long rounds, pauses, yields;
 };
 extern _Thread_local struct caslist__stats caslist__stats;
-extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max;
+extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max,
+	caslist__crowded_max;
 #define CASLIST_STAT(field, n) (caslist__stats.field += (n))
 #define BACKOFF_MIN caslist__backoff_min
 #define BACKOFF_MAX caslist__backoff_max
 #define POLL_MAX caslist__poll_max
+#define CROWDED_MAX caslist__crowded_max
 #else
 #define CASLIST_STAT(field, n) ((void)0)
 #define BACKOFF_MIN 4u
 #define BACKOFF_MAX 1024u
 #define POLL_MAX CASLIST_POLL_MAX
+#define CROWDED_MAX 16u
 #endif
 #ifndef CASLIST_POLL_MAX
 #define CASLIST_POLL_MAX 0	/* rounds of local spinning before backing off */
@@ -78,18 +82,56 @@ static inline void cpu_relax(void)
 #endif
 }
 
+static inline unsigned long long backoff_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000u + (unsigned long long)ts.tv_nsec;
+}
+
+/*
+ * The crowding hint, per thread (per translation unit too: in inline mode
+ * the caller's files have their own).  A sched_yield that kept us off the
+ * CPU for more than YIELD_SLOW_NS means other threads were waiting for
+ * this CPU: the machine is oversubscribed, and the holder of the link we
+ * wait for may be one of them, preempted.  While the hint is up, a wait
+ * yields as soon as its rounds reach CROWDED_MAX pauses instead of
+ * BACKOFF_MAX: spinning on would only burn the time slice that holder
+ * needs.  A slow yield sets the hint to CROWD_HOLD, a quick one (nobody
+ * else to run: about 0.5 us on the 2-vCPU test machines) lowers it by one,
+ * so one stall of the host does not keep a thread yielding early for long.
+ * Not shared between threads: no atomics, nothing to order.
+ */
+#define YIELD_SLOW_NS 5000u
+#define CROWD_HOLD 8u
+static _Thread_local unsigned char backoff_crowd __attribute__((unused));
+
+static inline void backoff_yield(void)
+{
+	unsigned long long t0 = backoff_now_ns();
+
+	CASLIST_STAT(yields, 1);
+	sched_yield();
+	if (backoff_now_ns() - t0 > YIELD_SLOW_NS)
+		backoff_crowd = CROWD_HOLD;
+	else if (backoff_crowd > 0)
+		backoff_crowd--;
+}
+
 static inline void backoff(struct backoff *b)
 {
+	unsigned cap = backoff_crowd ? CROWDED_MAX : BACKOFF_MAX;
+	unsigned n = b->spins < cap ? b->spins : cap;
+
 	CASLIST_STAT(rounds, 1);
-	CASLIST_STAT(pauses, b->spins);
-	for (unsigned i = 0; i < b->spins; i++)
+	CASLIST_STAT(pauses, n);
+	for (unsigned i = 0; i < n; i++)
 		cpu_relax();
-	if (b->spins < BACKOFF_MAX) {
+	if (b->spins < cap)
 		b->spins = b->spins ? b->spins << 1 : 1;
-	} else {
-		CASLIST_STAT(yields, 1);
-		sched_yield();
-	}
+	else
+		backoff_yield();
 }
 
 #if CASLIST_DEBUG_ON
@@ -111,7 +153,7 @@ static inline void backoff_wait(struct backoff *b, const void *link, const char 
 		b->t0_ms = 0;
 		b->told = false;
 	}
-	if (b->spins >= BACKOFF_MAX && !b->told) {
+	if (b->spins >= CROWDED_MAX && !b->told) {
 		unsigned long long now = backoff_now_ms();
 
 		if (b->t0_ms == 0) {

@@ -53,5 +53,6 @@ void caslist__stuck(const void *link, const char *waiter, unsigned long waited_m
 #ifdef CASLIST_STATS
 /* The measurement build's counters and policy (backoff.h). */
 _Thread_local struct caslist__stats caslist__stats;
-unsigned caslist__backoff_min = 4, caslist__backoff_max = 1024, caslist__poll_max = 0;
+unsigned caslist__backoff_min = 4, caslist__backoff_max = 1024, caslist__poll_max = 0,
+	caslist__crowded_max = 16;
 #endif

@@ -6,17 +6,20 @@
  * head-link attempt is counted per thread, and the backoff policy can be
  * set at run time.
  *
- * Usage: waitstat WORKLOAD THREADS SECONDS NODES [MIN_SPINS MAX_SPINS [POLLS]]
+ * Usage: waitstat WORKLOAD THREADS SECONDS NODES [MIN_SPINS MAX_SPINS [POLLS [CROWDED_MAX]]]
  *   rotate  move_head of a random node (LRU rotation)
  *   deladd  del_if_linked of a random node, add_head if it won
  *   batch   batch_move_head of random nodes (a flush per 15)
  *   queue   pop_head, add_tail
+ * CROWDED_MAX is the cap while the thread's crowding hint is up (default
+ * 16; equal to MAX_SPINS gives the policy before the hint: one cap).
  * Prints ops/s (wall clock) and, per operation, the backoff rounds (failed
  * attempts at a held link, retries), PAUSEs and yields.  Threads are not
  * pinned.
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +69,14 @@ static void *worker(void *arg)
 				if (caslist_del_if_linked(&o->link))
 					caslist_add_head(&L, &o->link);
 			} else if (w == 2) {
-				caslist_batch_move_head(&b, &L, &o->link);
+				/* A node already in our batch is skipped:
+				 * queueing it twice is misuse (an abort). */
+				bool dup = false;
+
+				for (unsigned j = 0; j < b.n; j++)
+					dup |= b.node[j] == &o->link;
+				if (!dup)
+					caslist_batch_move_head(&b, &L, &o->link);
 			} else if ((n = caslist_pop_head(&L)) != NULL) {
 				caslist_add_tail(&L, n);
 			}
@@ -90,7 +100,7 @@ int main(int argc, char **argv)
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: waitstat rotate|deladd|batch|queue THREADS SECONDS NODES"
-				" [MIN_SPINS MAX_SPINS [POLLS]]\n");
+				" [MIN_SPINS MAX_SPINS [POLLS [CROWDED_MAX]]]\n");
 		return 2;
 	}
 	workload = argv[1];
@@ -103,6 +113,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 7)
 		caslist__poll_max = (unsigned)atoi(argv[7]);
+	if (argc > 8)
+		caslist__crowded_max = (unsigned)atoi(argv[8]);
 	if (threads < 1 || nobj < 2)
 		return 2;
 	objs = calloc(nobj, sizeof(*objs));
