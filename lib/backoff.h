@@ -107,21 +107,33 @@ static inline unsigned long long backoff_now_ns(void)
 #define CROWD_HOLD 8u
 static _Thread_local unsigned char backoff_crowd __attribute__((unused));
 
+/* A sched_yield took NS nanoseconds: raise or lower the hint. */
+static inline void backoff_note_yield(unsigned long long ns)
+{
+	if (ns > YIELD_SLOW_NS)
+		backoff_crowd = CROWD_HOLD;
+	else if (backoff_crowd > 0)
+		backoff_crowd--;
+}
+
+/* The spin cap of this thread's next round. */
+static inline unsigned backoff_cap(void)
+{
+	return backoff_crowd ? CROWDED_MAX : BACKOFF_MAX;
+}
+
 static inline void backoff_yield(void)
 {
 	unsigned long long t0 = backoff_now_ns();
 
 	CASLIST_STAT(yields, 1);
 	sched_yield();
-	if (backoff_now_ns() - t0 > YIELD_SLOW_NS)
-		backoff_crowd = CROWD_HOLD;
-	else if (backoff_crowd > 0)
-		backoff_crowd--;
+	backoff_note_yield(backoff_now_ns() - t0);
 }
 
 static inline void backoff(struct backoff *b)
 {
-	unsigned cap = backoff_crowd ? CROWDED_MAX : BACKOFF_MAX;
+	unsigned cap = backoff_cap();
 	unsigned n = b->spins < cap ? b->spins : cap;
 
 	CASLIST_STAT(rounds, 1);
