@@ -6,9 +6,10 @@
  * with the CPU's pause/yield hint; once at the cap it also calls
  * sched_yield(), because with more threads than cores the holder of the
  * link we wait for may be preempted (the test suite runs 256 threads on 2
- * cores).  The cap is BACKOFF_MAX pauses, or CROWDED_MAX while this thread
- * has recently seen a sched_yield give its CPU away (backoff_crowd below).  Concurrency Kit's ck_backoff_eb is the same idea but never
- * yields, and its stall is inline asm; this is eight lines of our own.
+ * cores).  The cap is BACKOFF_MAX pauses, or CROWDED_MAX while this
+ * thread has recently seen a sched_yield give its CPU away (backoff_crowd
+ * below).  Concurrency Kit's ck_backoff_eb is the same idea but never
+ * yields, and its stall is inline asm; this is a few lines of our own.
  *
  * backoff_wait(b, link, op) is backoff() for a wait on one link's lock.
  * In debug builds it also watches the time: once at the cap, a wait on
@@ -149,10 +150,7 @@ static inline void backoff(struct backoff *b)
 #if CASLIST_DEBUG_ON
 static inline unsigned long long backoff_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000u + (unsigned long long)ts.tv_nsec / 1000000u;
+	return backoff_now_ns() / 1000000u;
 }
 #endif
 
