@@ -443,7 +443,10 @@ static inline void link_unlink_to_batch(node_t *pred, node_t *n, node_t *succ, u
  * the holder's unlock store misses): rotate at 2 threads 26.8 Mops/s
  * against 31.0 with the CAS (waitstat, 5 alternated rounds, load 1.5),
  * delete + add_head 28.7 against 29.8; a load before the fetch_or (TTAS)
- * did not recover it (27.6, 27.8).
+ * did not recover it (27.6, 27.8).  Also not kept: a PREFETCHW of the
+ * old first node's line each time the word is seen unlocked, before the
+ * CAS (its prev is written while the head is held): rotate at 2 threads
+ * 27.6-31.3 against 28.8-32.1 Mops/s (6 alternated rounds, README).
  */
 static inline node_t *link_lock_head(node_t *h, const char *op)
 {
