@@ -70,8 +70,8 @@ doc_examples_cxx_threads_LDADD = $(TEST_LIBS)
 TESTS += test/abi test/cxx-threads.sh
 endif
 
-TESTS += test/cxx-headers.sh test/symbols.sh test/user-tsan.sh test/installed.sh
-EXTRA_DIST += test/cxx-headers.sh test/symbols.sh test/user-tsan.sh test/installed.sh \
+TESTS += test/cxx-headers.sh test/symbols.sh test/user-tsan.sh test/installed.sh test/version.sh
+EXTRA_DIST += test/cxx-headers.sh test/symbols.sh test/user-tsan.sh test/installed.sh test/version.sh \
 	test/cxx-threads.sh
 
 # The scripts' view of this build (compilers, flags, what was built).
@@ -88,6 +88,7 @@ test/adopt-env.sh: Makefile
 	echo "CC_FAMILY='$(CASLIST_CC_FAMILY)'"; echo "HAVE_URCU_MEMB='$(HAVE_URCU_MEMB_YES)'"; \
 	echo "GROFF='$(GROFF)'"; echo "MANDOC='$(MANDOC)'"; echo "MAN='$(MAN)'"; \
 	echo "PKG_CONFIG='$(PKG_CONFIG)'"; echo "MAKE='$(MAKE)'"; \
+	echo "VERSION='$(VERSION)'"; echo "LT_VERSION='$(CASLIST_LT_VERSION)'"; \
 	echo "prefix='$(prefix)'"; echo "libdir='$(libdir)'"; echo "mandir='$(mandir)'"; \
 	echo "docdir='$(docdir)'"; echo "includedir='$(includedir)'"; \
 	} >$@-t && mv $@-t $@
