@@ -7,10 +7,7 @@
 # CC/CXX.  A compiler that is not installed is skipped (TAP).
 set -u
 . "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
-n=0
-failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+. "$SRCDIR/test/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-cxx.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 inc="-I$SRCDIR/include -I$CASLIST_BUILDDIR/include"
@@ -29,21 +26,21 @@ int main(void)
 SRC
 cp "$tmp/all.c" "$tmp/all.cc"
 for cxx in g++ clang++; do
-	if ! command -v $cxx >/dev/null 2>&1; then skip "$cxx not installed"; continue; fi
+	if ! command -v $cxx >/dev/null 2>&1; then tap_skip "$cxx not installed"; continue; fi
 	for std in c++11 c++14 c++17 c++20; do
 		$cxx -std=$std -Wall -Wextra -pedantic -Werror $inc -fsyntax-only "$tmp/all.cc" \
 			>"$tmp/log" 2>&1
 		rc=$?
 		sed 's/^/# /' "$tmp/log" | head -10
-		ok $rc "headers compile as $std with $cxx"
+		tap_check $rc "headers compile as $std with $cxx"
 	done
 done
 for cc in gcc clang; do
-	if ! command -v $cc >/dev/null 2>&1; then skip "$cc not installed"; continue; fi
+	if ! command -v $cc >/dev/null 2>&1; then tap_skip "$cc not installed"; continue; fi
 	$cc -std=c11 -Wall -Wextra -pedantic -Werror $inc -fsyntax-only "$tmp/all.c" >"$tmp/log" 2>&1
 	rc=$?
 	sed 's/^/# /' "$tmp/log" | head -10
-	ok $rc "headers compile as c11 with $cc"
+	tap_check $rc "headers compile as c11 with $cc"
 done
 # Layout across compiler pairs: no linking needed, the table rows are
 # compile-time constants; build the pair and run it without the library by
@@ -55,7 +52,7 @@ SRC
 for pair in "gcc clang++" "clang g++" "gcc g++" "clang clang++"; do
 	set -- $pair
 	if ! command -v "$1" >/dev/null 2>&1 || ! command -v "$2" >/dev/null 2>&1; then
-		skip "layout $1 / $2: not installed"; continue
+		tap_skip "layout $1 / $2: not installed"; continue
 	fi
 	{ "$1" -std=c11 $inc -c "$SRCDIR/test/abi_c.c" -o "$tmp/abi_c.o" &&
 	  "$1" -std=c11 $inc -c "$tmp/ver.c" -o "$tmp/ver.o" &&
@@ -68,7 +65,7 @@ for pair in "gcc clang++" "clang g++" "gcc g++" "clang clang++"; do
 		rows=$(grep -c '^ok' "$tmp/log")
 	fi
 	grep '^not ok' "$tmp/log" | sed 's/^/# /'
-	ok $rc "layout identical in C ($1) and C++11 ($2): ${rows:-0} rows agree"
+	tap_check $rc "layout identical in C ($1) and C++11 ($2): ${rows:-0} rows agree"
 done
 # Every public struct has rows in test/abi.h (a new struct must get them).
 defined=$(cat "$SRCDIR"/include/caslist/*.h | sed -n 's/^struct \(caslist_[a-z_0-9]*\) {.*/\1/p' | sort -u)
@@ -76,6 +73,5 @@ missing=
 for s in $defined; do
 	grep -q "ABI_TYPE(struct $s)" "$SRCDIR/test/abi.h" || missing="$missing $s"
 done
-ok "$(test -z "$missing"; echo $?)" "test/abi.h covers every public struct ($(echo $defined | wc -w))$missing"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_check "$(test -z "$missing"; echo $?)" "test/abi.h covers every public struct ($(echo $defined | wc -w))$missing"
+tap_done

@@ -12,9 +12,7 @@
 # caslist_move_head(3) and renders it.
 set -u
 . "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
-n=0
-failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. "$SRCDIR/test/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-inst.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,8 +25,8 @@ else
 	$MAKE -C "$CASLIST_BUILDDIR" install DESTDIR="$root" >"$tmp/install.log" 2>&1
 	rc=$?
 	tail -5 "$tmp/install.log" | sed 's/^/# /'
-	ok $rc "make install DESTDIR=<scratch>"
-	[ $rc -eq 0 ] || { echo "1..$n"; exit 1; }
+	tap_check $rc "make install DESTDIR=<scratch>"
+	[ $rc -eq 0 ] || tap_done
 fi
 echo "# $what"
 
@@ -42,7 +40,7 @@ LD_LIBRARY_PATH=$root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH
 
 flags=$($PKG_CONFIG --cflags --libs libcaslist)
-ok $? "pkg-config --cflags --libs libcaslist: $flags"
+tap_check $? "pkg-config --cflags --libs libcaslist: $flags"
 missing=
 for f in "$includedir"/caslist/caslist.h "$includedir"/caslist/list.h \
 	 "$includedir"/caslist/freelist.h "$includedir"/caslist/export.h \
@@ -51,7 +49,7 @@ for f in "$includedir"/caslist/caslist.h "$includedir"/caslist/list.h \
 	 "$docdir"/README.md "$docdir"/doc/protocol.md "$docdir"/examples/Makefile.example; do
 	[ -e "$root$f" ] || missing="$missing $f"
 done
-ok "$(test -z "$missing"; echo $?)" "headers, library, man pages, docs installed$missing"
+tap_check "$(test -z "$missing"; echo $?)" "headers, library, man pages, docs installed$missing"
 # Every doc page and example of the source tree is installed (doc/doc.mk
 # lists them: a new one must be added there).
 missing=
@@ -60,7 +58,7 @@ for f in "$SRCDIR"/doc/*.md "$SRCDIR"/doc/examples/*.c "$SRCDIR"/doc/examples/*.
 	case $f in */examples/*) dest=$docdir/examples/${f##*/} ;; *) dest=$docdir/doc/${f##*/} ;; esac
 	[ -e "$root$dest" ] || missing="$missing ${f#"$SRCDIR"/}"
 done
-ok "$(test -z "$missing"; echo $?)" "every doc/*.md and doc/examples source is installed$missing"
+tap_check "$(test -z "$missing"; echo $?)" "every doc/*.md and doc/examples source is installed$missing"
 
 # The installed examples, built as a user would, from a copy of docdir.
 build_examples() { # $1 = pkg-config module, $2 = extra flags, $3 = dir, [make args]
@@ -76,14 +74,14 @@ run_examples() { # $1 = dir, $2 = label, [$3 = which sources: default *.c and *.
 		prog=${x%.*}
 		name=${prog##*/}
 		if [ ! -x "$prog" ]; then
-			echo "ok $((n = n + 1)) - # SKIP $2 $name: not built (dependency missing: see $1.log)"
+			tap_skip "$2 $name: not built (dependency missing: see $1.log)"
 			continue
 		fi
 		"$prog" >"$tmp/run.log" 2>&1
 		rc=$?
 		reports=$(grep -c 'WARNING: ThreadSanitizer' "$tmp/run.log")
 		grep -v '^ok' "$tmp/run.log" | head -5 | sed 's/^/# /'
-		ok "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+		tap_check "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
 			"$2 $name runs: exit $rc, $reports TSan reports"
 	done
 }
@@ -92,7 +90,7 @@ run_examples() { # $1 = dir, $2 = label, [$3 = which sources: default *.c and *.
 build_examples libcaslist "$SAN_FLAGS" "$tmp/ex"
 rc=$?
 sed 's/^/# /' "$tmp/ex.log" | grep -v '^# make' | head -12
-ok $rc "installed examples build with Makefile.example (pkg-config libcaslist)"
+tap_check $rc "installed examples build with Makefile.example (pkg-config libcaslist)"
 TSAN_OPTIONS='halt_on_error=1 exitcode=66'
 export TSAN_OPTIONS
 run_examples "$tmp/ex" "[libcaslist]"
@@ -101,10 +99,10 @@ if [ -e "$root$libdir/pkgconfig/libcaslist-tsan.pc" ]; then
 	build_examples libcaslist-tsan "" "$tmp/ex-tsan"
 	rc=$?
 	sed 's/^/# /' "$tmp/ex-tsan.log" | grep -v '^# make' | head -12
-	ok $rc "installed examples build against libcaslist-tsan ($($PKG_CONFIG --cflags --libs libcaslist-tsan))"
+	tap_check $rc "installed examples build against libcaslist-tsan ($($PKG_CONFIG --cflags --libs libcaslist-tsan))"
 	run_examples "$tmp/ex-tsan" "[user TSan build, libcaslist-tsan]"
 else
-	echo "ok $((n = n + 1)) - # SKIP libcaslist-tsan not installed (this build: TSAN_VARIANT=${TSAN_VARIANT:-no})"
+	tap_skip "libcaslist-tsan not installed (this build: TSAN_VARIANT=${TSAN_VARIANT:-no})"
 fi
 
 # The other route for a user's TSan build: CASLIST_INLINE compiles the list
@@ -116,10 +114,10 @@ if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/impl/list_ops.h" ];
 		CFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" all
 	rc=$?
 	sed 's/^/# /' "$tmp/ex-inline.log" | grep -v '^# make' | head -8
-	ok $rc "installed C examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
+	tap_check $rc "installed C examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
 	run_examples "$tmp/ex-inline" "[user TSan build, CASLIST_INLINE, plain libcaslist]" '*.c'
 else
-	echo "ok $((n = n + 1)) - # SKIP inline mode: a sanitizer build, or <caslist/impl/list_ops.h> not installed"
+	tap_skip "inline mode: a sanitizer build, or <caslist/impl/list_ops.h> not installed"
 fi
 
 if command -v man >/dev/null 2>&1; then
@@ -127,10 +125,9 @@ if command -v man >/dev/null 2>&1; then
 		>"$tmp/man.txt" 2>"$tmp/man.err"
 	rc=$?
 	head -3 "$tmp/man.err" | sed 's/^/# /'
-	ok "$(test "$rc" -eq 0 && grep -q 'caslist_move_head' "$tmp/man.txt"; echo $?)" \
+	tap_check "$(test "$rc" -eq 0 && grep -q 'caslist_move_head' "$tmp/man.txt"; echo $?)" \
 		"man caslist_move_head renders ($(wc -l <"$tmp/man.txt") lines)"
 else
-	echo "ok $((n = n + 1)) - # SKIP man not installed (Debian: man-db)"
+	tap_skip "man not installed (Debian: man-db)"
 fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -8,10 +8,7 @@
 #    and mandoc -T lint -W warning, each where installed.
 set -u
 . "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
-n=0
-failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+. "$SRCDIR/test/tap.sh"
 mandir=$SRCDIR/doc/man
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-man.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -20,9 +17,9 @@ if command -v python3 >/dev/null 2>&1; then
 	python3 "$SRCDIR/tools/gen-man" --srcdir "$SRCDIR" --check "$mandir" >"$tmp/check" 2>&1
 	rc=$?
 	head -40 "$tmp/check"
-	ok $rc "doc/man is up to date with the headers (else: make man)"
+	tap_check $rc "doc/man is up to date with the headers (else: make man)"
 else
-	skip "python3 not installed: cannot regenerate the pages to compare"
+	tap_skip "python3 not installed: cannot regenerate the pages to compare"
 fi
 
 for h in "$SRCDIR"/include/caslist/*.h "$SRCDIR"/include/caslist/version.h.in; do
@@ -31,7 +28,7 @@ done | tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' |
 	sed -n 's/^CASLIST_API[^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' | sort -u >"$tmp/api"
 missing=
 for f in $(cat "$tmp/api"); do [ -f "$mandir/$f.3" ] || missing="$missing $f"; done
-ok "$(test -z "$missing"; echo $?)" \
+tap_check "$(test -z "$missing"; echo $?)" \
 	"a page for each of the $(wc -l <"$tmp/api") public functions$missing"
 
 pages=$(ls "$mandir"/*.3 | wc -l)
@@ -46,23 +43,22 @@ check_all() { # $1 = label; the command reads the page from "$p"
 			head -3 "$tmp/err" | sed "s|^|# ${p##*/}: |"
 		fi
 	done
-	ok "$(test -z "$bad"; echo $?)" "$pages pages render without warnings: $label$bad"
+	tap_check "$(test -z "$bad"; echo $?)" "$pages pages render without warnings: $label$bad"
 }
 if [ -n "$GROFF" ] || command -v groff >/dev/null 2>&1; then
 	check_all "groff -ww -man -z" groff -ww -man -z
 else
-	skip "groff not installed (Debian: groff-base)"
+	tap_skip "groff not installed (Debian: groff-base)"
 fi
 if command -v man >/dev/null 2>&1; then
 	man_l() { LC_ALL=C MANWIDTH=80 man --warnings -l -P cat "$1"; }
 	check_all "man --warnings -l" man_l
 else
-	skip "man not installed (Debian: man-db)"
+	tap_skip "man not installed (Debian: man-db)"
 fi
 if command -v mandoc >/dev/null 2>&1; then
 	check_all "mandoc -T lint -W warning" mandoc -T lint -W warning
 else
-	skip "mandoc not installed (Debian: mandoc)"
+	tap_skip "mandoc not installed (Debian: mandoc)"
 fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

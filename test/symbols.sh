@@ -9,9 +9,7 @@
 set -u
 . "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
 b=$CASLIST_BUILDDIR
-n=0
-failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. "$SRCDIR/test/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-sym.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
@@ -34,22 +32,21 @@ for lib in $libs; do
 	if [ -f "$a" ]; then
 		nm -g --defined-only "$a" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/a"
 		grep -v '^caslist_' "$tmp/a" >"$tmp/a.bad"
-		ok "$(test -s "$tmp/a.bad"; echo $((1 - $?)))" \
+		tap_check "$(test -s "$tmp/a.bad"; echo $((1 - $?)))" \
 			"$lib.a: $(wc -l <"$tmp/a") global symbols, all caslist_* $(tr '\n' ' ' <"$tmp/a.bad")"
 		echo "# $lib.a internal: $(grep '^caslist__' "$tmp/a" | tr '\n' ' ')"
 		comm -23 "$tmp/api" "$tmp/a" >"$tmp/a.missing"
-		ok "$(test -s "$tmp/a.missing"; echo $((1 - $?)))" \
+		tap_check "$(test -s "$tmp/a.missing"; echo $((1 - $?)))" \
 			"$lib.a defines every public function $(tr '\n' ' ' <"$tmp/a.missing")"
 	else
-		echo "ok $((n = n + 1)) - # SKIP $lib.a not built (--disable-static)"
+		tap_skip "$lib.a not built (--disable-static)"
 	fi
 	if [ -f "$so" ]; then
 		nm -D --defined-only "$so" | awk 'NF == 3 { print $3 }' | sed 's/@.*//' | sort -u >"$tmp/so"
 		diff "$tmp/api" "$tmp/so" >"$tmp/so.diff"
-		ok $? "$lib.so exports exactly the $(wc -l <"$tmp/api") CASLIST_API functions $(grep '^[<>]' "$tmp/so.diff" | tr '\n' ' ')"
+		tap_check $? "$lib.so exports exactly the $(wc -l <"$tmp/api") CASLIST_API functions $(grep '^[<>]' "$tmp/so.diff" | tr '\n' ' ')"
 	else
-		echo "ok $((n = n + 1)) - # SKIP $lib.so not built (--disable-shared)"
+		tap_skip "$lib.so not built (--disable-shared)"
 	fi
 done
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

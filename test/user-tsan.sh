@@ -13,9 +13,7 @@
 set -u
 . "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
 b=$CASLIST_BUILDDIR
-n=0
-failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. "$SRCDIR/test/tap.sh"
 if [ "$USER_TSAN" != yes ]; then
 	echo "1..0 # SKIP no TSan variant in this build (sanitizer: $SANITIZER, --enable-tsan-variant=no, or no -fsanitize=thread)"
 	exit 0
@@ -29,7 +27,7 @@ trap 'rm -f "$log"' EXIT
 rc=$?
 reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
 sed 's/^/# /' "$log" | head -20
-ok "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+tap_check "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
 	"user program (-fsanitize=thread) against $USER_TSAN_LIB: exit $rc, $reports TSan reports"
 
 if [ "$TSAN_VARIANT" = yes ]; then
@@ -37,17 +35,16 @@ if [ "$TSAN_VARIANT" = yes ]; then
 	rc=$?
 	reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
 	sed 's/^/# /' "$log" | head -20
-	ok "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+	tap_check "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
 		"user program with CASLIST_INLINE against the plain libcaslist: exit $rc, $reports TSan reports"
 	"$b/test/user_tsan_plain" 2000 >"$log" 2>&1
 	rc=$?
 	reports=$(grep -c 'WARNING: ThreadSanitizer: data race' "$log")
 	grep -m1 -A3 'WARNING: ThreadSanitizer' "$log" | sed 's/^/# /'
-	ok "$(test "$rc" -eq 66 && test "$reports" -ge 1; echo $?)" \
+	tap_check "$(test "$rc" -eq 66 && test "$reports" -ge 1; echo $?)" \
 		"control: the same program against the plain libcaslist is reported (exit $rc, want 66)"
 else
-	echo "ok $((n = n + 1)) - # SKIP inline mode: the library itself is built with TSan here"
-	echo "ok $((n = n + 1)) - # SKIP control: the library itself is built with TSan here"
+	tap_skip "inline mode: the library itself is built with TSan here"
+	tap_skip "control: the library itself is built with TSan here"
 fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -16,10 +16,7 @@
 set -u
 . "${CASLIST_BUILDDIR:-.}/test/adopt-env.sh"
 b=$CASLIST_BUILDDIR
-n=0
-failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+. "$SRCDIR/test/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-ver.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
@@ -29,7 +26,7 @@ case $top in
 *"libcaslist $VERSION "* | *"libcaslist $VERSION") rc=0 ;;
 *) rc=1 ;;
 esac
-ok $rc "newest ChangeLog entry names libcaslist $VERSION: '$top'"
+tap_check $rc "newest ChangeLog entry names libcaslist $VERSION: '$top'"
 
 # 2. CASLIST_VERSION and caslist_version() encode VERSION.
 IFS=. read -r vmaj vmin vpat <<EOF
@@ -57,11 +54,11 @@ if [ -n "$link" ] &&
 	$CC $SAN_FLAGS -I"$SRCDIR/include" -I"$b/include" "$tmp/v.c" $link $PTHREAD_CFLAGS \
 		-o "$tmp/v" >"$tmp/log" 2>&1; then
 	got=$(LD_LIBRARY_PATH=$lib "$tmp/v")
-	ok "$(test "$got" = "$want $want $VERSION"; echo $?)" \
+	tap_check "$(test "$got" = "$want $want $VERSION"; echo $?)" \
 		"CASLIST_VERSION, caslist_version(), CASLIST_VERSION_STRING: '$got' (want '$want $want $VERSION')"
 else
 	sed 's/^/# /' "$tmp/log" 2>/dev/null | head -10
-	ok 1 "a program against the built library compiles and links"
+	tap_check 1 "a program against the built library compiles and links"
 fi
 
 # 3. The shared object's names.
@@ -71,13 +68,13 @@ EOF
 major=$((cur - age))
 so=$lib/libcaslist.so
 if [ ! -f "$so" ]; then
-	skip "no shared library built"
-	skip "no shared library built"
+	tap_skip "no shared library built"
+	tap_skip "no shared library built"
 else
-	ok "$(test -f "$lib/libcaslist.so.$major.$age.$rev"; echo $?)" \
+	tap_check "$(test -f "$lib/libcaslist.so.$major.$age.$rev"; echo $?)" \
 		"-version-info $LT_VERSION: $lib/libcaslist.so.$major.$age.$rev exists"
 	soname=$(objdump -p "$so" | sed -n 's/^ *SONAME *//p')
-	ok "$(test "$soname" = "libcaslist.so.$major"; echo $?)" \
+	tap_check "$(test "$soname" = "libcaslist.so.$major"; echo $?)" \
 		"soname '$soname' is libcaslist.so.$major"
 fi
 
@@ -89,9 +86,9 @@ IFS=: read -r rcur rrev rage <<EOF
 $rtrip
 EOF
 if [ -z "$rtrip" ]; then
-	ok 1 "$rec: first line names no -version-info"
+	tap_check 1 "$rec: first line names no -version-info"
 elif [ ! -f "$so" ]; then
-	skip "no shared library built"
+	tap_skip "no shared library built"
 else
 	grep -v '^#' "$rec" | sort -u >"$tmp/old"
 	nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' | sort -u >"$tmp/new"
@@ -107,11 +104,10 @@ else
 		rc=$(test "$cur" -eq "$rcur" && test "$age" -eq "$rage"; echo $?)
 		why="same functions as $rver: current $rcur, age $rage"
 	fi
-	ok "$rc" "-version-info $LT_VERSION against $rver ($rtrip): $why"
+	tap_check "$rc" "-version-info $LT_VERSION against $rver ($rtrip): $why"
 	if [ "$rver" = "$VERSION" ]; then
-		ok "$(test "$LT_VERSION" = "$rtrip" && test -z "$removed$added"; echo $?)" \
+		tap_check "$(test "$LT_VERSION" = "$rtrip" && test -z "$removed$added"; echo $?)" \
 			"$VERSION is recorded in doc/abi: the same functions and triple"
 	fi
 fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
