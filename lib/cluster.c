@@ -27,7 +27,19 @@ void caslist__cl_pool_init(struct caslist_fl *fl)
 	atomic_store_explicit(&fl->ndesc, 0, memory_order_relaxed);
 }
 
-/* Allocate one slab; all but d[0] go to the spare list; returns &d[0]. */
+/*
+ * Allocate one slab; all but d[0] go to the spare list; returns &d[0].
+ * How a descriptor's initialisation (calloc, then the stores below) reaches
+ * the other threads that lock it - every cl_lock must happen after it, or
+ * it is a data race with the calloc:
+ *  - d[1..]: through fl->spare, add_head's release (link_unlock) and the
+ *    acquire CAS of the pop_head that takes it (caslist__cl_alloc);
+ *  - d[0], and any descriptor once it is in use: through the pointers to
+ *    it in its nodes, whose stores are releases (freelist.c: set_cluster,
+ *    put_batch, build_add, put) and whose loads are acquires (cluster_of).
+ *    A scanner (caslist_fl_node_state) reaches it that way and never
+ *    through a list: a relaxed store there was the race test/fl_grow finds.
+ */
 static struct caslist_cluster *grow(struct caslist_fl *fl)
 {
 	struct slab *s = calloc(1, sizeof(*s));
@@ -38,6 +50,7 @@ static struct caslist_cluster *grow(struct caslist_fl *fl)
 		abort();
 	}
 	for (int i = 0; i < SLAB_DESCS; i++) {
+		/* Relaxed: the slab is private until published (above). */
 		atomic_store_explicit(&s->d[i].lock, 0, memory_order_relaxed);
 		s->d[i].state = CL_SPARE;
 		caslist_node_init(&s->d[i].spare_link);

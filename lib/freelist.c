@@ -23,9 +23,11 @@ static inline struct caslist_fl_node *fl_node_of(struct caslist_node *n)
 	return caslist_entry(n, struct caslist_fl_node, link);
 }
 
-/* Acquire: pairs with the release store that set the pointer (below, or
- * the list's link_unlock that published a put_batch), so the descriptor
- * we then lock is the one the writer meant. */
+/* Acquire: pairs with the release stores that set the pointer (set_cluster,
+ * and the three stores of a new cluster in put_batch, build_add and put),
+ * so a thread that reaches a descriptor through a node - a scanner, a
+ * remover, not only the list's walkers - sees it initialised (the slab's
+ * calloc in grow included) before it locks it. */
 static inline struct caslist_cluster *cluster_of(struct caslist_fl_node *x)
 {
 	return atomic_load_explicit(&x->cluster, memory_order_acquire);
@@ -214,11 +216,16 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 		return;
 	c = caslist__cl_alloc(fl, n, last);
 	/* Private chain: point every node at c, outside any shared lock.
-	 * Published by the splice's release. */
+	 * The list order is published by the splice's release. */
 	for (size_t i = 0; i < n; i++) {
 		CASLIST_CHECK(atomic_load_explicit(&x->cluster, memory_order_relaxed) == NULL,
 			      "caslist_fl_put_batch", x, "node is already free");
-		atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
+		/* Release: pairs with the acquire in cluster_of.  A scanner
+		 * (caslist_fl_node_state) or remover reaches c through this
+		 * pointer, not through the list, before the splice; it must
+		 * see c initialised (grow's calloc, cl_alloc) before it locks
+		 * c.  A plain store on x86. */
+		atomic_store_explicit(&x->cluster, c, memory_order_release);
 		if (i + 1 < n)
 			x = fl_node_of(caslist_chain_next(&x->link));
 	}
@@ -244,8 +251,9 @@ void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b)
 void caslist_fl_build_add(struct caslist_fl_builder *b, struct caslist_fl_node *x)
 {
 	CASLIST_CHECK(cluster_of(x) == NULL, "caslist_fl_build_add", x, "node is already free");
-	/* Relaxed: published by the splice's release in build_put. */
-	atomic_store_explicit(&x->cluster, b->c, memory_order_relaxed);
+	/* Release: pairs with the acquire in cluster_of, as in put_batch
+	 * (a scanner may lock b->c through x before build_put's splice). */
+	atomic_store_explicit(&x->cluster, b->c, memory_order_release);
 	if (b->last != NULL)
 		caslist_chain_link(&b->last->link, &x->link);
 	else
@@ -297,7 +305,10 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 		}
 		/* c's tail is the list's tail: hold its link (expect head). */
 		if (&c->tail->link == t && link_lock_expect(t, h)) {
-			atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
+			/* Release: pairs with the acquire in cluster_of, as in
+			 * put_batch (c came to us through an acquire of t's
+			 * pointer, so c's allocation happens before it too). */
+			atomic_store_explicit(&x->cluster, c, memory_order_release);
 			link_insert_locked(t, h, &x->link, &x->link, "caslist_fl_put");
 			c->tail = x;
 			c->nr++;
