@@ -50,14 +50,28 @@ static int cmp_int(const void *a, const void *b)
 
 static void usage(void)
 {
-	puts("usage: listbench [--quick] [--pin] [--threads=N[,N...]] [--max-threads=N]\n"
-	     "                 [--benchmark_* flags]  (--benchmark_list_tests lists the runs)\n"
-	     "  --quick        fewer sizes and a short min_time (make bench-quick)\n"
-	     "  --pin          pin benchmark thread i to CPU i mod the online CPUs\n"
-	     "  --threads=L    run these thread counts too (e.g. 3,64,256)\n"
-	     "  --max-threads  cap the default counts 1, 2, 4, ... (default: 2x cores)\n"
-	     "  --smoke[=N]    N (2048) iterations per run, no estimation (bench/smoke.sh)\n"
-	     "  --run-limit=S  end a run after S seconds as \"too slow\" (default 2, quick 0.3)");
+	puts("usage: listbench [OPTION]... [--benchmark_*=VALUE]...\n"
+	     "List operations per thread count, libcaslist against peers (doc/bench.md).\n"
+	     "\n"
+	     "listbench options:\n"
+	     "  --quick          fewer sizes, min_time 0.02 s, run limit 0.3 s (make bench-quick)\n"
+	     "  --pin            pin benchmark thread i to CPU i mod the online CPUs\n"
+	     "  --threads=L      run these thread counts too: a comma list of integers\n"
+	     "                   in [1, 4096], e.g. 3,64,256\n"
+	     "  --max-threads=N  cap the default counts 1, 2, 4, ...: an integer in\n"
+	     "                   [1, 4096] (default: twice the online cores)\n"
+	     "  --run-limit=S    end a run after S seconds as \"too slow\": a number in\n"
+	     "                   (0, 86400] (default 2, quick 0.3, or 8 x min_time)\n"
+	     "  --smoke[=N]      N iterations per run, no estimation: the correctness\n"
+	     "                   smoke test (bench/smoke.sh); N in [1, 1000000000], 2048\n"
+	     "  --plant-bug=lost-node  drop one node of caslist's queue (the end-of-run\n"
+	     "                   check must catch it: bench/smoke.sh)\n"
+	     "  -h, --help       this text\n"
+	     "\n"
+	     "Google Benchmark options: see --benchmark_help\n"
+	     "(e.g. --benchmark_filter=REGEX, --benchmark_list_tests=true,\n"
+	     "--benchmark_min_time=S, --benchmark_out=FILE --benchmark_out_format=json)\n"
+	     "A bad option prints \"listbench: <what is wrong> (try listbench --help)\" and exits 2.");
 }
 
 int main(int argc, char **argv)
@@ -72,11 +86,27 @@ int main(int argc, char **argv)
 	double min_time = 0;
 	int j = 1;
 
-	for (int i = 1; i < argc; i++)
+	cli_init(&cl, "listbench", argc, argv, 1);
+	/* Before Google Benchmark sees argv: our --help (its own is
+	 * --benchmark_help), and --benchmark_min_time checked (1.7.1 takes
+	 * a plain double and would read "abc" as 0). */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage();
+			return 0;
+		}
+		if (strcmp(argv[i], "--benchmark_help") == 0) {
+			char *gb[] = { argv[0], (char *)"--help", NULL };
+			int gbc = 2;
+
+			cbench_initialize(&gbc, gb);	/* prints its flags, exits */
+			return 0;
+		}
 		if (strncmp(argv[i], "--benchmark_min_time=", 21) == 0) {
 			min_time_given = 1;
-			min_time = atof(argv[i] + 21);
+			min_time = cli_double(&cl, "--benchmark_min_time", argv[i] + 21, 0, 86400, 1);
 		}
+	}
 	cbench_initialize(&argc, argv);
 	cli_init(&cl, "listbench", argc, argv, 1);
 	for (int i = 1; i < argc; i++) {
@@ -86,28 +116,34 @@ int main(int argc, char **argv)
 			quick = 1;
 		} else if (strcmp(a, "--pin") == 0) {
 			pin = 1;
+		} else if (strncmp(a, "--quick=", 8) == 0 || strncmp(a, "--pin=", 6) == 0) {
+			cli_bad(&cl, "%.*s takes no value", (int)(strchr(a, '=') - a), a);
 		} else if (strncmp(a, "--max-threads=", 14) == 0) {
-			maxt = atoi(a + 14);
+			maxt = (int)cli_int(&cl, "--max-threads", a + 14, 1, 4096);
 		} else if (strncmp(a, "--threads=", 10) == 0) {
 			ncounts += cli_int_list(&cl, "--threads", a + 10, counts + ncounts,
 						32 - ncounts, 1, 4096);
-		} else if (strncmp(a, "--smoke", 7) == 0) {
-			smoke = a[7] == '=' ? atoi(a + 8) : 2048;
+		} else if (strcmp(a, "--smoke") == 0) {
+			smoke = 2048;
+		} else if (strncmp(a, "--smoke=", 8) == 0) {
+			smoke = (int)cli_int(&cl, "--smoke", a + 8, 1, 1000000000);
 		} else if (strncmp(a, "--run-limit=", 12) == 0) {
-			limit_s = atof(a + 12);
+			limit_s = cli_double(&cl, "--run-limit", a + 12, 0, 86400, 1);
 		} else if (strcmp(a, "--plant-bug=lost-node") == 0) {
 			plant_lost_node();
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage();
-			return 0;
+		} else if (strncmp(a, "--plant-bug=", 12) == 0) {
+			cli_bad(&cl, "--plant-bug: '%s' is not lost-node", a + 12);
+		} else if (strcmp(a, "--max-threads") == 0 || strcmp(a, "--threads") == 0 ||
+			   strcmp(a, "--run-limit") == 0 || strcmp(a, "--plant-bug") == 0) {
+			cli_bad(&cl, "%s needs a value: %s=VALUE", a, a);
+		} else if (strncmp(a, "--benchmark_", 12) == 0) {
+			/* left by Google Benchmark: unknown to it, or a bad value */
+			cli_bad(&cl, "unknown or bad Google Benchmark flag '%s' (its flags: --benchmark_help)", a);
+		} else if (a[0] == '-') {
+			cli_bad(&cl, "unknown option '%s'", a);
 		} else {
-			argv[j++] = argv[i];
+			cli_bad(&cl, "unexpected argument '%s'", a);
 		}
-	}
-	argc = j;
-	if (cbench_report_unrecognized(argc, argv)) {
-		usage();
-		return 2;
 	}
 	if (cores < 1)
 		cores = 1;

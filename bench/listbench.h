@@ -64,7 +64,29 @@ struct bnode {
 		struct ck_stack_entry s;
 		struct cds_lfs_node l;
 	};
+	/* lruvec: on the active list (a hint, written by whoever links the
+	 * node; hits read it to skip nodes already active, as PG_active) */
+	_Atomic unsigned char lv_active;
 } __attribute__((aligned(64)));
+
+/* A cheap clock for wait shares (lruvec's lock_wait): TSC ticks on x86-64,
+ * nanoseconds elsewhere.  Only ratios of it are reported. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline uint64_t bench_ticks(void)
+{
+	return __rdtsc();
+}
+#else
+#include <time.h>
+static inline uint64_t bench_ticks(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+#endif
 
 /* The caslist node of a bnode, and back. */
 static inline struct caslist_node *bnode_cas(struct bnode *n)
@@ -104,7 +126,16 @@ struct peer {
 	size_t (*take)(size_t want, struct bnode **out, size_t cap);
 	void (*put1)(struct bnode *n);
 	void (*put_flush)(void);
-	/* quiescent: node count, or -1 with *err set */
+	/* lruvec, the kernel's per-node LRU: two lists, inactive and active
+	 * (the lock peers take one lock for both, as lru_lock, once per call) */
+	void (*lv_add)(struct bnode **v, size_t k);	/* k new nodes, inactive head */
+	void (*lv_activate)(struct bnode **v, size_t k); /* those on inactive -> active head */
+	size_t (*lv_isolate)(struct bnode **out, size_t k); /* up to k off the inactive tail */
+	void (*lv_putback)(struct bnode **v, size_t k);	/* kept ones -> active head */
+	size_t (*lv_demote)(size_t k);	/* up to k: active tail -> inactive head */
+	int (*lv_free)(struct bnode *n);	/* 1 if this call removed it */
+	uint64_t (*lv_wait)(void);	/* this thread's lock-wait ticks (peers) */
+	/* quiescent: node count (every list), or -1 with *err set */
 	long (*count)(size_t max, const char **err);
 };
 
@@ -113,8 +144,8 @@ extern const struct peer peer_caslist, peer_caslist_cache, peer_plain, peer_mute
 
 /* ---- workload.c ---- */
 
-enum kind { LRU_SLICE, LRU_ALL, LRU_READ, LRU_BATCH, DEL_HEAD, QUEUE, STACK, DEL_DISJOINT,
-	    DEL_OVERLAP, ADD_NEAR, SPLICE_CUT, FL_PUT };
+enum kind { LRU_SLICE, LRU_ALL, LRU_READ, LRU_BATCH, LRUVEC, DEL_HEAD, QUEUE, STACK,
+	    DEL_DISJOINT, DEL_OVERLAP, ADD_NEAR, SPLICE_CUT, FL_PUT };
 
 struct workload {
 	const char *name;

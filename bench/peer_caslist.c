@@ -12,7 +12,8 @@
 
 #include "listbench.h"
 
-static struct caslist_list cas_list LINE;
+static struct caslist_list cas_list LINE;	/* lruvec: the inactive list */
+static struct caslist_list cas_active LINE;	/* lruvec: the active list */
 static struct caslist_fl cas_fl LINE;
 static int cas_use_fl;		/* this run uses the free list, not cas_list */
 static _Thread_local struct caslist_fl_cache cas_cache;
@@ -25,6 +26,7 @@ static void cas_init(size_t fl_batch, size_t nodes)
 		caslist_fl_reserve(&cas_fl, nodes);
 	} else {
 		caslist_init(&cas_list);
+		caslist_init(&cas_active);
 	}
 }
 
@@ -96,6 +98,71 @@ static void cas_batch_move_head(struct bnode **v, size_t k)
 	caslist_batch_flush(&b);
 }
 
+/*
+ * lruvec: two caslist lists and no lock; every node operation on its own.
+ * New and kept nodes are added one at a time (caslist_add_head), not as a
+ * spliced chain: other threads' hits and frees may target any node, and a
+ * node in a private chain must not be targeted (<caslist/list.h>).
+ * Activation queues the batch of hits with caslist_batch_move_head_n (each
+ * out of the inactive list in place) and splices it at the active head
+ * under one head-link lock.
+ */
+static void cas_lv_add(struct bnode **v, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		atomic_store_explicit(&v[i]->lv_active, 0, memory_order_relaxed);
+		caslist_add_head(&cas_list, bnode_cas(v[i]));
+	}
+}
+
+static void cas_lv_activate(struct bnode **v, size_t k)
+{
+	struct caslist_batch b;
+	struct caslist_node *nodes[CASLIST_BATCH_MAX];
+
+	caslist_batch_init(&b);
+	for (size_t i0 = 0; i0 < k; i0 += CASLIST_BATCH_MAX) {
+		size_t m = k - i0 < CASLIST_BATCH_MAX ? k - i0 : CASLIST_BATCH_MAX;
+
+		for (size_t i = 0; i < m; i++) {
+			nodes[i] = bnode_cas(v[i0 + i]);
+			atomic_store_explicit(&v[i0 + i]->lv_active, 1, memory_order_relaxed);
+		}
+		caslist_batch_move_head_n(&b, &cas_active, nodes, m);
+	}
+	caslist_batch_flush(&b);
+}
+
+static size_t cas_lv_isolate(struct bnode **out, size_t k)
+{
+	size_t i;
+	struct caslist_node *c = NULL;
+
+	for (i = 0; i < k && (c = caslist_pop_tail(&cas_list)) != NULL; i++)
+		out[i] = bnode_of_cas(c);
+	return i;
+}
+
+static void cas_lv_putback(struct bnode **v, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		atomic_store_explicit(&v[i]->lv_active, 1, memory_order_relaxed);
+		caslist_add_head(&cas_active, bnode_cas(v[i]));
+	}
+}
+
+static size_t cas_lv_demote(size_t k)
+{
+	size_t i;
+	struct caslist_node *c = NULL;
+
+	for (i = 0; i < k && (c = caslist_pop_tail(&cas_active)) != NULL; i++) {
+		atomic_store_explicit(&bnode_of_cas(c)->lv_active, 0, memory_order_relaxed);
+		caslist_add_head(&cas_list, c);
+	}
+	return i;
+}
+
 static void cas_put_batch(struct bnode **v, size_t k)
 {
 	for (size_t i = 1; i < k; i++)
@@ -146,9 +213,14 @@ static long cas_count(size_t max, const char **err)
 			*err = caslist_fl_check_strerror(rc);
 		caslist_fl_destroy(&cas_fl);
 	} else {
+		size_t a = 0;
+
 		rc = caslist_check(&cas_list, max, &n);
+		if (rc == 0)
+			rc = caslist_check(&cas_active, max, &a);
 		if (rc != 0)
 			*err = caslist_check_strerror(rc);
+		n += a;
 	}
 	return rc != 0 ? -1 : (long)n;
 }
@@ -160,6 +232,8 @@ const struct peer peer_caslist = {
 	.del_if_linked = cas_del_if_linked, .move_head = cas_move_head,
 	.batch_move_head = cas_batch_move_head,
 	.put_batch = cas_put_batch, .take = cas_take, .put1 = cas_put1, .count = cas_count,
+	.lv_add = cas_lv_add, .lv_activate = cas_lv_activate, .lv_isolate = cas_lv_isolate,
+	.lv_putback = cas_lv_putback, .lv_demote = cas_lv_demote, .lv_free = cas_del_if_linked,
 };
 
 const struct peer peer_caslist_cache = {

@@ -14,6 +14,7 @@
  * for splice_cut are built, and taken nodes walked, outside it.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "listbench.h"
 
@@ -22,6 +23,10 @@
 #define PEER_NAME "plain"
 #define PEER_TSAN_OK 1
 static inline void peer_lock(void) {}
+static inline int peer_trylock(void)
+{
+	return 1;
+}
 static inline void peer_unlock(void) {}
 static void peer_lock_init(void) {}
 
@@ -33,6 +38,10 @@ static pthread_mutex_t lock LINE = PTHREAD_MUTEX_INITIALIZER;
 static inline void peer_lock(void)
 {
 	pthread_mutex_lock(&lock);
+}
+static inline int peer_trylock(void)
+{
+	return pthread_mutex_trylock(&lock) == 0;
 }
 static inline void peer_unlock(void)
 {
@@ -48,6 +57,10 @@ static pthread_spinlock_t lock LINE;
 static inline void peer_lock(void)
 {
 	pthread_spin_lock(&lock);
+}
+static inline int peer_trylock(void)
+{
+	return pthread_spin_trylock(&lock) == 0;
 }
 static inline void peer_unlock(void)
 {
@@ -67,6 +80,10 @@ static ck_spinlock_ticket_t lock LINE;
 static inline void peer_lock(void)
 {
 	ck_spinlock_ticket_lock(&lock);
+}
+static inline int peer_trylock(void)
+{
+	return ck_spinlock_ticket_trylock(&lock);
 }
 static inline void peer_unlock(void)
 {
@@ -88,6 +105,10 @@ static inline void peer_lock(void)
 {
 	ck_spinlock_mcs_lock(&lock, &mcs_ctx);
 }
+static inline int peer_trylock(void)
+{
+	return ck_spinlock_mcs_trylock(&lock, &mcs_ctx);
+}
 static inline void peer_unlock(void)
 {
 	ck_spinlock_mcs_unlock(&lock, &mcs_ctx);
@@ -102,6 +123,9 @@ static void peer_lock_init(void)
 #endif
 
 static struct dlist head LINE;
+/* lruvec: head is the inactive list, head2 the active one (one lock for
+ * both, as the kernel's lru_lock); p.linked says which (1, 2). */
+static struct dlist head2 LINE;
 
 static inline struct bnode *bnode_of(struct dlist *d)
 {
@@ -138,6 +162,7 @@ static void locked_init(size_t fl_batch, size_t nodes)
 	(void)fl_batch;
 	(void)nodes;
 	dlist_init(&head);
+	dlist_init(&head2);
 }
 
 static void locked_add_head(struct bnode *n)
@@ -262,11 +287,11 @@ static size_t locked_take(size_t want, struct bnode **out, size_t cap)
 	return k;
 }
 
-static long locked_count(size_t max, const char **err)
+static long count_list(struct dlist *h, size_t max, const char **err)
 {
 	long n = 0;
 
-	for (struct dlist *x = head.next; x != &head; x = x->next) {
+	for (struct dlist *x = h->next; x != h; x = x->next) {
 		if (x->next->prev != x || !bnode_of(x)->p.linked || (size_t)n > max) {
 			*err = "plain list: broken links";
 			return -1;
@@ -274,6 +299,105 @@ static long locked_count(size_t max, const char **err)
 		n++;
 	}
 	return n;
+}
+
+static long locked_count(size_t max, const char **err)
+{
+	long a = count_list(&head, max, err), b = a < 0 ? -1 : count_list(&head2, max, err);
+
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/*
+ * lruvec: the kernel's per-node LRU (doc/bench.md) with one lock for both
+ * lists.  The lock is taken with a trylock first; only a failed one is
+ * timed (lv_wait: ticks this thread spent waiting), so an uncontended
+ * batch pays one trylock, as lock_page_lruvec_irq does.
+ */
+static _Thread_local uint64_t lv_wait;
+
+static inline void lv_lock(void)
+{
+	uint64_t t0;
+
+	if (peer_trylock())
+		return;
+	t0 = bench_ticks();
+	peer_lock();
+	lv_wait += bench_ticks() - t0;
+}
+
+static uint64_t locked_lv_wait(void)
+{
+	return lv_wait;
+}
+
+static inline void lv_link(struct dlist *h, struct bnode *n, int which)
+{
+	dlist_add_after(h, &n->p.d);
+	n->p.linked = which;
+	atomic_store_explicit(&n->lv_active, which == 2, memory_order_relaxed);
+}
+
+static void locked_lv_add(struct bnode **v, size_t k)
+{
+	lv_lock();
+	for (size_t i = 0; i < k; i++)
+		lv_link(&head, v[i], 1);
+	peer_unlock();
+}
+
+static void locked_lv_activate(struct bnode **v, size_t k)
+{
+	lv_lock();
+	for (size_t i = 0; i < k; i++)
+		if (v[i]->p.linked == 1) {	/* on the inactive list */
+			dlist_del(&v[i]->p.d);
+			lv_link(&head2, v[i], 2);
+		}
+	peer_unlock();
+}
+
+static size_t locked_lv_isolate(struct bnode **out, size_t k)
+{
+	size_t i;
+
+	lv_lock();
+	for (i = 0; i < k && head.prev != &head; i++)
+		out[i] = pop(head.prev);
+	peer_unlock();
+	return i;
+}
+
+static void locked_lv_putback(struct bnode **v, size_t k)
+{
+	lv_lock();
+	for (size_t i = 0; i < k; i++)
+		lv_link(&head2, v[i], 2);
+	peer_unlock();
+}
+
+static size_t locked_lv_demote(size_t k)
+{
+	size_t i;
+
+	lv_lock();
+	for (i = 0; i < k && head2.prev != &head2; i++)
+		lv_link(&head, pop(head2.prev), 1);
+	peer_unlock();
+	return i;
+}
+
+static int locked_lv_free(struct bnode *n)
+{
+	int won;
+
+	lv_lock();
+	won = n->p.linked != 0;
+	if (won)
+		unlink_node(n);
+	peer_unlock();
+	return won;
 }
 
 const struct peer PEER_SYM = {
@@ -289,4 +413,7 @@ const struct peer PEER_SYM = {
 	.move_head = locked_move_head,
 	.batch_move_head = locked_batch_move_head, .put_batch = locked_put_batch,
 	.take = locked_take, .put1 = locked_add_tail, .count = locked_count,
+	.lv_add = locked_lv_add, .lv_activate = locked_lv_activate,
+	.lv_isolate = locked_lv_isolate, .lv_putback = locked_lv_putback,
+	.lv_demote = locked_lv_demote, .lv_free = locked_lv_free, .lv_wait = locked_lv_wait,
 };

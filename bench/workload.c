@@ -22,6 +22,10 @@
  *                 the taken nodes once outside the lock.
  *   fl_put/K      take a batch of K nodes, put them back one node at a time;
  *                 counts puts.
+ *   lruvec/N      the kernel's per-node LRU (the seed's workload): two
+ *                 lists, inactive and active; per 100 steps 60 hits, 30
+ *                 adds of 15 new nodes, 6 demotions of 32, 4 frees (see
+ *                 lruvec_step); counts node operations.
  * Thread 0 sets up the nodes before the timing loop (the loop's start
  * barrier orders it before the others use them) and after each run checks
  * the structure and the node count; a failure is reported as "FAIL: ..."
@@ -49,6 +53,13 @@ const struct workload workloads[] = {
 	  "move 16 random nodes to the head as one batch (one lock or head-link lock per batch); "
 	  "counts nodes",
 	  { 4096 }, { 4096 }, 2 },
+	{ "lruvec", LRUVEC,
+	  "the kernel's per-node LRU: inactive and active lists; per 100 steps 60 hits "
+	  "(inactive ones activated 15 at a time), 30 adds of 15 new nodes at the inactive head "
+	  "(reclaiming 32 from the inactive tail first when the thread has under 15, keeping 1 "
+	  "in 4 on the active head), 6 demotions of 32 (active tail to inactive head), 4 frees "
+	  "from the middle; peers: one lock for both lists per batch; counts node operations",
+	  { 4096, 262144 }, { 4096 }, 16 },
 	{ "del_head", DEL_HEAD,
 	  "delete a random node if linked (racing removers), re-add it at the head",
 	  { 4096 }, { 4096 }, 32 },
@@ -81,6 +92,8 @@ int supports(const struct workload *w, const struct peer *im)
 		return im->move_head != NULL;
 	case LRU_BATCH:
 		return im->batch_move_head != NULL;
+	case LRUVEC:
+		return im->lv_add != NULL;
 	case DEL_HEAD:
 		return im->del_if_linked && im->add_head;
 	case QUEUE:
@@ -107,7 +120,74 @@ static struct {
 	struct bnode *nodes;
 	size_t n;
 	unsigned char (*objects)[256];	/* lru_read: each node's object body */
+	struct lv_pool *pools;		/* lruvec: each thread's free nodes */
+	int npools;
 } shared;
+
+/*
+ * lruvec: each thread's free nodes (allocated, not on a list: what it
+ * frees and reclaims, and adds back 15 at a time) and its pending hits.
+ * In shared memory, written inside the loop, so that thread 0's end check
+ * (after the stop barrier) counts them.
+ */
+struct lv_pool {
+	struct bnode **free;
+	size_t nfree;
+	struct bnode *hit[CASLIST_BATCH_MAX];
+	unsigned nhit;
+} LINE;
+
+#define LV_ADD 15		/* the kernel's folio batch */
+#define LV_ISOLATE 32		/* SWAP_CLUSTER_MAX */
+
+/* One step of lruvec; returns the node operations it did. */
+static int64_t lruvec_step(const struct peer *im, struct lv_pool *me, uint64_t *rng, size_t n)
+{
+	unsigned r = (unsigned)rng_below(rng, 100);
+	struct bnode *x, *v[LV_ISOLATE];
+	size_t k, kept = 0;
+	int64_t ops = 0;
+
+	if (r < 60) {			/* a hit: activate it if inactive */
+		x = &shared.nodes[rng_below(rng, n)];
+		if (atomic_load_explicit(&x->lv_active, memory_order_relaxed))
+			return 1;	/* already active (PG_active): nothing to do */
+		for (unsigned i = 0; i < me->nhit; i++)
+			if (me->hit[i] == x)
+				return 1;	/* already in this batch */
+		me->hit[me->nhit++] = x;
+		if (me->nhit == CASLIST_BATCH_MAX) {
+			im->lv_activate(me->hit, me->nhit);
+			me->nhit = 0;
+		}
+		return 1;
+	}
+	if (r < 90) {			/* producer: 15 new nodes at the inactive head */
+		if (me->nfree < LV_ADD) {	/* direct reclaim first */
+			k = im->lv_isolate(v, LV_ISOLATE);
+			for (size_t i = 0; i < k; i++)
+				if (rng_below(rng, 4) == 0)
+					v[kept++] = v[i];	/* referenced: keep */
+				else
+					me->free[me->nfree++] = v[i];
+			if (kept)
+				im->lv_putback(v, kept);
+			ops += (int64_t)k;
+		}
+		if (me->nfree >= LV_ADD) {
+			me->nfree -= LV_ADD;
+			im->lv_add(&me->free[me->nfree], LV_ADD);
+			ops += LV_ADD;
+		}
+		return ops;
+	}
+	if (r < 96)			/* demotion: active tail to inactive head */
+		return (int64_t)im->lv_demote(LV_ISOLATE);
+	x = &shared.nodes[rng_below(rng, n)];	/* a free from the middle */
+	if (im->lv_free(x))
+		me->free[me->nfree++] = x;
+	return 1;
+}
 
 /* lru_read: read all 256 bytes of node k's object (what a cache does on a
  * hit), 8 bytes at a time; the result keeps the reads. */
@@ -209,6 +289,16 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 		memset(shared.objects, 1, n * sizeof(*shared.objects));
 	}
 	im->init(fl ? arg : 0, n);
+	if (sp->w->kind == LRUVEC) {
+		shared.pools = aligned_alloc(64, (size_t)threads * sizeof(*shared.pools));
+		if (shared.pools == NULL)
+			exit(2);
+		memset(shared.pools, 0, (size_t)threads * sizeof(*shared.pools));
+		shared.npools = threads;
+		for (int t = 0; t < threads; t++)
+			if ((shared.pools[t].free = malloc(n * sizeof(struct bnode *))) == NULL)
+				exit(2);
+	}
 	if (fl) {
 		struct bnode **v = malloc(arg * sizeof(*v));
 
@@ -239,6 +329,15 @@ static void end_check(cbench_state *s, const struct spec *sp)
 	const char *err = NULL;
 	long got = sp->im->count(shared.n, &err);
 	char msg[200];
+
+	for (int t = 0; t < shared.npools; t++) {	/* lruvec: the free nodes */
+		if (got >= 0)
+			got += (long)shared.pools[t].nfree;
+		free(shared.pools[t].free);
+	}
+	free(shared.pools);
+	shared.pools = NULL;
+	shared.npools = 0;
 
 	if (got != (long)shared.n) {
 		if (got < 0)
@@ -289,6 +388,7 @@ void body(cbench_state *s, void *user)
 	struct bnode **buf = NULL;
 	int64_t items = 0;
 	int lose = lost_node_planted && t == 0 && im == &peer_caslist;
+	uint64_t lv_t0 = 0, lv_t1 = 0, lv_w0 = 0;	/* lruvec: loop ticks, lock wait */
 
 	if (sp->why[0])
 		cbench_skip_with_error(s, sp->why);
@@ -316,6 +416,18 @@ void body(cbench_state *s, void *user)
 		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
 		    atomic_load_explicit(&run_started_ns, memory_order_relaxed)) {
 			stop_run(s, sp);	/* the loop's next test ends it */
+			continue;
+		}
+		if (sp->w->kind == LRUVEC) {
+			struct lv_pool *me = &shared.pools[t];
+
+			if (lv_t0 == 0) {	/* the first batch: after the start barrier */
+				lv_t0 = bench_ticks();
+				lv_w0 = im->lv_wait ? im->lv_wait() : 0;
+			}
+			for (unsigned b = 0; b < batch; b++)
+				items += lruvec_step(im, me, &rng, arg) - 1;
+			lv_t1 = bench_ticks();
 			continue;
 		}
 		for (unsigned b = 0; b < batch; b++) {
@@ -389,6 +501,8 @@ void body(cbench_state *s, void *user)
 				while ((sp->w->kind == ADD_NEAR ? im->add_near(p, x)
 								: im->add_after(p, x)) != 0);
 				break;
+			case LRUVEC:	/* above */
+				break;
 			case SPLICE_CUT:
 				k = im->take(arg, buf, cap);
 				if (k)
@@ -408,6 +522,12 @@ void body(cbench_state *s, void *user)
 	}
 	items += cbench_iterations(s);
 	cbench_set_items_processed(s, items);
+	if (sp->w->kind == LRUVEC && im->lv_wait && lv_t1 > lv_t0)
+		/* the share of this thread's loop time spent waiting for the lock
+		 * (shared.pools may be freed by thread 0 already: locals only) */
+		cbench_counter(s, "lock_wait", (double)(im->lv_wait() - lv_w0) /
+						       (double)(lv_t1 - lv_t0),
+			       CBENCH_AVG_THREADS);
 	free(buf);
 	if (t == 0) {
 		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
