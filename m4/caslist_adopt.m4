@@ -18,42 +18,78 @@ AC_SUBST([CASLIST_VERSION_PATCH])
 AC_CONFIG_FILES([include/caslist/version.h libcaslist-tsan.pc])
 
 # ---- the TSan-instrumented variant, installed beside the plain library ----
+# A process must hold one TSan runtime: a program built with clang
+# -fsanitize=thread against a variant built with gcc died at once (SEGV at
+# pc 0).  The variant is built with TSAN_CC: clang when it can build and
+# link with -fsanitize=thread (the family users run TSan with), else $CC.
+# It exports caslist_tsan_cc_FAMILY and checks the program's runtime at
+# start-up (lib/tsan_family.c); test/user-tsan.sh runs both families.
+AC_ARG_VAR([TSAN_CC], [C compiler for libcaslist-tsan (default: $CC when it is clang, else clang when it can build with -fsanitize=thread, else $CC)])
+AC_ARG_VAR([TSAN_CXX], [C++ compiler of the same family as TSAN_CC (the installed C++ example against libcaslist-tsan)])
 AC_ARG_ENABLE([tsan-variant],
   [AS_HELP_STRING([--enable-tsan-variant=auto|yes|no],
     [also build and install libcaslist-tsan (the library built with
-     -fsanitize=thread, pkg-config libcaslist-tsan) for users' TSan builds;
-     auto: when $CC can build with -fsanitize=thread and the build itself
-     uses no sanitizer (default auto)])],
+     -fsanitize=thread by TSAN_CC, pkg-config libcaslist-tsan) for users'
+     TSan builds; auto: when TSAN_CC can build with -fsanitize=thread and
+     the build itself uses no sanitizer (default auto)])],
   [], [enable_tsan_variant=auto])
 caslist_tsan_variant=no
-AS_CASE([$enable_tsan_variant],
-  [no], [],
-  [yes|auto], [
-    AS_IF([test "x$SANITIZER" != xnone], [
-      AS_IF([test "x$enable_tsan_variant" = xyes],
-        [AC_MSG_ERROR([--enable-tsan-variant: this build already uses --enable-sanitizer=$SANITIZER])])
-    ], [
-      AC_MSG_CHECKING([whether $CC can build and link with -fsanitize=thread])
-      save_CFLAGS=$CFLAGS
-      save_LDFLAGS=$LDFLAGS
-      CFLAGS="$CFLAGS -fsanitize=thread"
-      LDFLAGS="$LDFLAGS -fsanitize=thread"
-      AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])], [caslist_tsan_variant=yes])
-      CFLAGS=$save_CFLAGS
-      LDFLAGS=$save_LDFLAGS
-      AC_MSG_RESULT([$caslist_tsan_variant])
-      AS_IF([test "x$enable_tsan_variant$caslist_tsan_variant" = xyesno],
-        [AC_MSG_ERROR([$CC cannot build with -fsanitize=thread (Debian: libtsan2 for gcc, libclang-rt-14-dev for clang)])])
-    ])
-  ],
+caslist_can_tsan() { # $[]1 = compiler: can it compile and link with -fsanitize=thread?
+  echo 'int main(void) { return 0; }' >conftest-tsan.c
+  $[]1 -fsanitize=thread conftest-tsan.c -o conftest-tsan$EXEEXT >&AS_MESSAGE_LOG_FD 2>&1
+  caslist_rc=$?
+  rm -f conftest-tsan.c conftest-tsan$EXEEXT
+  return $caslist_rc
+}
+caslist_is_clang() { $[]1 --version 2>/dev/null | grep -qi clang; }
+AS_IF([test "x$SANITIZER" = xthread], [
+  # the library itself is instrumented, by $CC: a user's TSan test links it
+  TSAN_CC=$CC
+  TSAN_CXX=$CXX
+], [test "x$enable_tsan_variant" != xno], [
+  AC_CHECK_PROGS([CASLIST_CLANG], [clang clang-16 clang-15 clang-14], [])
+  AC_MSG_CHECKING([the compiler of libcaslist-tsan])
+  AS_IF([test "x$TSAN_CC" != x], [],
+    [caslist_is_clang "$CC" && caslist_can_tsan "$CC"], [TSAN_CC=$CC],
+    [test "x$CASLIST_CLANG" != x && caslist_can_tsan "$CASLIST_CLANG"], [TSAN_CC=$CASLIST_CLANG],
+    [TSAN_CC=$CC])
+  AC_MSG_RESULT([$TSAN_CC])
+  AS_IF([test "x$SANITIZER" != xnone], [
+    AS_IF([test "x$enable_tsan_variant" = xyes],
+      [AC_MSG_ERROR([--enable-tsan-variant: this build already uses --enable-sanitizer=$SANITIZER])])
+  ], [
+    AC_MSG_CHECKING([whether $TSAN_CC can build and link with -fsanitize=thread])
+    AS_IF([caslist_can_tsan "$TSAN_CC"], [caslist_tsan_variant=yes])
+    AC_MSG_RESULT([$caslist_tsan_variant])
+    AS_IF([test "x$enable_tsan_variant$caslist_tsan_variant" = xyesno],
+      [AC_MSG_ERROR([$TSAN_CC cannot build with -fsanitize=thread (Debian: libclang-rt-14-dev for clang, libtsan2 for gcc)])])
+  ])
+])
+AS_CASE([$enable_tsan_variant], [auto|yes|no], [],
   [AC_MSG_ERROR([--enable-tsan-variant takes auto, yes or no])])
+: "${TSAN_CC:=$CC}"
+# Which runtime the variant needs: the user must build with the same family.
+AS_IF([caslist_is_clang "$TSAN_CC"], [CASLIST_CC_FAMILY=clang], [CASLIST_CC_FAMILY=gcc])
+AS_IF([test "x$TSAN_CXX" = x], [
+  AS_IF([test "x$TSAN_CC" = "x$CC"], [TSAN_CXX=$CXX],
+    [test $CASLIST_CC_FAMILY = clang], [TSAN_CXX=`echo "$TSAN_CC" | sed 's/clang\([[^\/]]*\)$/clang++\1/'`],
+    [TSAN_CXX=$CXX])
+])
 AM_CONDITIONAL([TSAN_VARIANT], [test "x$caslist_tsan_variant" = xyes])
 # test/user-tsan.sh: a user's TSan program against the variant, or against
 # the library itself in a TSan build of the project.
 AM_CONDITIONAL([USER_TSAN], [test "x$caslist_tsan_variant" = xyes || test "x$SANITIZER" = xthread])
-# Which runtime the variant needs: the user must build with the same family.
-AS_IF([$CC --version 2>/dev/null | grep -qi clang], [CASLIST_CC_FAMILY=clang], [CASLIST_CC_FAMILY=gcc])
 AC_SUBST([CASLIST_CC_FAMILY])
+AS_IF([test $CASLIST_CC_FAMILY = gcc], [TSAN_VARIANT_LDFLAGS=-fsanitize=thread], [TSAN_VARIANT_LDFLAGS=])
+AC_SUBST([TSAN_VARIANT_LDFLAGS])
+AC_SUBST([TSAN_CC])
+AC_SUBST([TSAN_CXX])
+# The variant's objects, its link and the user TSan test program are
+# compiled by TSAN_CC: a GNU make target-specific variable, passed through
+# automake as one substituted line (automake would read it as a rule).
+CASLIST_TSAN_CC_RULE='$(lib_libcaslist_tsan_la_OBJECTS) lib/libcaslist-tsan.la $(test_user_tsan_OBJECTS) test/user_tsan$(EXEEXT): CC = $(TSAN_CC)'
+AC_SUBST([CASLIST_TSAN_CC_RULE])
+AM_SUBST_NOTMAKE([CASLIST_TSAN_CC_RULE])
 
 # ---- C++: the header and ABI tests, the std::thread test ----
 AC_LANG_PUSH([C++])

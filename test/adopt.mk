@@ -6,7 +6,10 @@
 #    writes a linker version script; -fvisibility=hidden already hides the
 #    rest), checked with nm by test/symbols.sh for the .so and the .a;
 #  - libcaslist-tsan: the library built with -fsanitize=thread, installed
-#    beside the plain one with its own .pc (configure --enable-tsan-variant);
+#    beside the plain one with its own .pc (configure --enable-tsan-variant),
+#    compiled by TSAN_CC (clang where it can; m4/caslist_adopt.m4), with a
+#    start-up check that the program runs the same family's TSan runtime
+#    (lib/tsan_family.c; test/user-tsan.sh runs the match and the mismatch);
 #  - C++: test/abi (C and C++ units compare every public struct's layout),
 #    test/cxx-headers.sh (headers as C++11..20 with g++ and clang++),
 #    doc/examples/cxx_threads (std::threads on two lists, conservation);
@@ -21,16 +24,24 @@ nodist_caslistinclude_HEADERS = include/caslist/version.h
 # ---- the TSan variant ----
 if TSAN_VARIANT
 lib_LTLIBRARIES += lib/libcaslist-tsan.la
-lib_libcaslist_tsan_la_SOURCES = $(lib_libcaslist_la_SOURCES)
-lib_libcaslist_tsan_la_CPPFLAGS = $(lib_libcaslist_la_CPPFLAGS)
-lib_libcaslist_tsan_la_CFLAGS = $(lib_libcaslist_la_CFLAGS) -fsanitize=thread -g
-lib_libcaslist_tsan_la_LDFLAGS = $(lib_libcaslist_la_LDFLAGS) -fsanitize=thread
+lib_libcaslist_tsan_la_SOURCES = $(lib_libcaslist_la_SOURCES) lib/tsan_family.c
+# -fsanitize=thread in CPPFLAGS: compile only.  libtool links a shared
+# library with the compiler it was configured for ($CC), whatever TSAN_CC
+# is; gcc -fsanitize=thread there would make a clang-built variant need
+# gcc's runtime (libtsan.so), a second runtime in a clang program.  So the
+# link gets -fsanitize=thread only for a gcc-built variant
+# (TSAN_VARIANT_LDFLAGS); a clang-built one leaves __tsan_* to the program.
+lib_libcaslist_tsan_la_CPPFLAGS = $(lib_libcaslist_la_CPPFLAGS) -fsanitize=thread
+lib_libcaslist_tsan_la_CFLAGS = $(lib_libcaslist_la_CFLAGS) -g
+lib_libcaslist_tsan_la_LDFLAGS = $(lib_libcaslist_la_LDFLAGS) $(TSAN_VARIANT_LDFLAGS)
 lib_libcaslist_tsan_la_LIBADD = $(lib_libcaslist_la_LIBADD)
 pkgconfig_DATA += libcaslist-tsan.pc
 USER_TSAN_LIB = lib/libcaslist-tsan.la
 else
 USER_TSAN_LIB = lib/libcaslist.la
 endif
+# CC = $(TSAN_CC) for the variant's objects and link and for test/user_tsan
+@CASLIST_TSAN_CC_RULE@
 
 # ---- the user's TSan build (test/user-tsan.sh) ----
 if USER_TSAN
@@ -85,7 +96,8 @@ test/adopt-env.sh: Makefile
 	echo "SANITIZER='$(SANITIZER)'"; echo "PTHREAD_CFLAGS='$(PTHREAD_CFLAGS)'"; \
 	echo "HAVE_CXX='$(HAVE_CXX_YES)'"; echo "TSAN_VARIANT='$(TSAN_VARIANT_YES)'"; \
 	echo "USER_TSAN='$(USER_TSAN_YES)'"; echo "USER_TSAN_LIB='$(USER_TSAN_LIB)'"; \
-	echo "CC_FAMILY='$(CASLIST_CC_FAMILY)'"; echo "HAVE_URCU_MEMB='$(HAVE_URCU_MEMB_YES)'"; \
+	echo "CC_FAMILY='$(CASLIST_CC_FAMILY)'"; echo "TSAN_CC='$(TSAN_CC)'"; echo "TSAN_CXX='$(TSAN_CXX)'"; \
+	echo "LIBTOOL='$(LIBTOOL)'"; echo "HAVE_URCU_MEMB='$(HAVE_URCU_MEMB_YES)'"; \
 	echo "GROFF='$(GROFF)'"; echo "MANDOC='$(MANDOC)'"; echo "MAN='$(MAN)'"; \
 	echo "PKG_CONFIG='$(PKG_CONFIG)'"; echo "MAKE='$(MAKE)'"; \
 	echo "VERSION='$(VERSION)'"; echo "LT_VERSION='$(CASLIST_LT_VERSION)'"; \
