@@ -2,7 +2,9 @@
 /* examples/common/cli.c - see cli.h. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,19 @@ void cli_bad(const struct cli *c, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (try %s --help)\n", c->prog);
-	exit(2);
+	exit(CLI_EXIT_USAGE);
+}
+
+void cli_command(const struct cli *c, const char *command, void (*usage)(FILE *f))
+{
+	if (c->argc >= 2 && (!strcmp(c->argv[1], "--help") || !strcmp(c->argv[1], "-h"))) {
+		usage(stdout);
+		exit(0);
+	}
+	if (c->argc < 2)
+		cli_bad(c, "missing command '%s'", command);
+	if (strcmp(c->argv[1], command) != 0)
+		cli_bad(c, "unknown command '%s' (the command is '%s')", c->argv[1], command);
 }
 
 int cli_next(struct cli *c, const struct cli_opt *opts, const char **value)
@@ -38,6 +52,8 @@ int cli_next(struct cli *c, const struct cli_opt *opts, const char **value)
 		return -1;
 	a = c->argv[c->i++];
 	*value = NULL;
+	if (a[0] == '-' && a[1] != 0 && a[1] != '-')
+		cli_bad(c, "unknown option '%s' (options are --name)", a);
 	if (strncmp(a, "--", 2) != 0)
 		cli_bad(c, "unexpected argument '%s'", a);
 	eq = strchr(a, '=');
@@ -57,6 +73,8 @@ int cli_next(struct cli *c, const struct cli_opt *opts, const char **value)
 			cli_bad(c, "%s takes no value", a);
 		return o;
 	}
+	if (opts[o].kind == CLI_OPTIONAL)
+		return o;
 	if (*value == NULL) {
 		if (c->i >= c->argc)
 			cli_bad(c, "%s needs a value", a);
@@ -73,9 +91,61 @@ long long cli_int(const struct cli *c, const char *opt, const char *s, long long
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
+	if (!(isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]))) ||
+	    errno || end == s || *end || v < lo || v > hi)
 		cli_bad(c, "%s: '%s' is not an integer in [%lld, %lld]", opt, s, lo, hi);
 	return v;
+}
+
+uint64_t cli_u64(const struct cli *c, const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)s[0]) || errno || *end)
+		cli_bad(c, "%s: '%s' is not an integer in [0, %llu]", opt, s,
+			(unsigned long long)UINT64_MAX);
+	return (uint64_t)v;
+}
+
+/* n in the largest of G, M, K that divides it: "64M", "1G", "4096". */
+static const char *size_str(char *buf, size_t len, size_t n)
+{
+	static const char units[] = "GMK";
+
+	for (int i = 0; i < 3; i++) {
+		size_t u = (size_t)1 << (10 * (3 - i));
+
+		if (n != 0 && n % u == 0) {
+			snprintf(buf, len, "%zu%c", n / u, units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%zu", n);
+	return buf;
+}
+
+size_t cli_size(const struct cli *c, const char *opt, const char *s, size_t lo, size_t hi)
+{
+	char *end, a[32], b[32];
+	unsigned long long v;
+	unsigned shift = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (!isdigit((unsigned char)s[0]) || errno || *end || v > (SIZE_MAX >> shift) ||
+	    (v << shift) < lo || (v << shift) > hi)
+		cli_bad(c, "%s: '%s' is not a size in [%s, %s] (digits, then K, M or G)", opt, s,
+			size_str(a, sizeof(a), lo), size_str(b, sizeof(b), hi));
+	return (size_t)(v << shift);
 }
 
 double cli_double(const struct cli *c, const char *opt, const char *s, double lo, double hi,

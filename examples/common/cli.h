@@ -1,9 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * examples/common/cli.h - command lines of the examples and benches:
- * options from a table, numbers in a range, comma lists.  Every error is
- * reported as "PROG: <what is wrong> (try PROG --help)" on stderr, and the
+ * options from a table, numbers in a range, sizes, comma lists.  Every
+ * error is reported as one line, "PROG: <what is wrong> (try PROG --help)"
+ * on stderr, where PROG is the plain program name (never argv[0], which is
+ * a libtool path such as .../.libs/pagepool in the build tree), and the
  * program exits with status 2.
+ *
+ * The exit statuses of the example tools (pagepool, lrucache):
+ *	0  the run completed and every check passed (and --help);
+ *	1  the run failed: an end-of-run check or audit failed, or the system
+ *	   refused a resource (memory, a thread);
+ *	2  the command line is wrong (CLI_EXIT_USAGE, this file);
+ *	3  the watchdog fired: a hang (common/check.h).
+ * A broken invariant found during the run aborts (SIGABRT, 134 in sh).
  *
  *	static const struct cli_opt opts[] = {
  *		{ "--json", CLI_FLAG }, { "--seed", CLI_VALUE }, { NULL, 0 },
@@ -19,12 +29,17 @@
 #ifndef CASLIST_EXAMPLES_CLI_H
 #define CASLIST_EXAMPLES_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum cli_kind {
 	CLI_FLAG,	/* --name; "--name=x" is an error */
 	CLI_VALUE,	/* --name x or --name=x */
+	CLI_OPTIONAL,	/* --name (value NULL) or --name=x */
 };
+
+#define CLI_EXIT_USAGE 2	/* the status of every cli_bad */
 
 struct cli_opt {
 	const char *name;	/* "--name"; NULL ends the table */
@@ -42,13 +57,21 @@ struct cli {
 void cli_init(struct cli *c, const char *prog, int argc, char **argv, int first);
 
 /*
+ * For a tool whose first argument is a command: "PROG --help" or "PROG -h"
+ * prints usage to stdout and exits 0; a missing or other first argument
+ * than command is reported ("missing command 'CMD'", "unknown command
+ * 'X'"); else the options start at argv[2].  Call after cli_init(.., 2).
+ */
+void cli_command(const struct cli *c, const char *command, void (*usage)(FILE *f));
+
+/*
  * The next option: its index in opts (ended by a NULL name), or -1 when
  * the arguments are used up.  *value is the option's value, NULL for a
  * flag.  Reported (exit 2): an argument that is not an option ("unexpected
  * argument"), an option that is not in the table ("unknown option"), a
  * flag given a value ("takes no value"), a value option at the end
- * ("needs a value").  An unknown option is reported as unknown wherever
- * it stands.
+ * ("needs a value").  A CLI_OPTIONAL option takes a value only as
+ * --name=x.  An unknown option is reported as unknown wherever it stands.
  */
 int cli_next(struct cli *c, const struct cli_opt *opts, const char **value);
 
@@ -56,9 +79,19 @@ int cli_next(struct cli *c, const struct cli_opt *opts, const char **value);
 __attribute__((noreturn, format(printf, 2, 3))) void cli_bad(const struct cli *c,
 							      const char *fmt, ...);
 
-/* s as an integer in [lo, hi], else "OPT: 'S' is not an integer in [LO, HI]". */
+/* s as a decimal integer in [lo, hi] (an optional '-', then digits, and
+ * nothing else), else "OPT: 'S' is not an integer in [LO, HI]". */
 long long cli_int(const struct cli *c, const char *opt, const char *s, long long lo,
 		  long long hi);
+
+/* s as a decimal integer in [0, UINT64_MAX] (digits only: no sign, no
+ * space), else "OPT: 'S' is not an integer in [0, 18446744073709551615]". */
+uint64_t cli_u64(const struct cli *c, const char *opt, const char *s);
+
+/* s as a size in bytes, digits then an optional K, M or G (binary units),
+ * in [lo, hi], else "OPT: 'S' is not a size in [LO, HI] (digits, then K, M
+ * or G)" with LO and HI in the largest unit that divides them. */
+size_t cli_size(const struct cli *c, const char *opt, const char *s, size_t lo, size_t hi);
 
 /* s as a number in [lo, hi] (or (lo, hi] with lo_open), else "OPT: 'S' is
  * not a number in [LO, HI]". */

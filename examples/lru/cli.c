@@ -20,8 +20,9 @@ static void usage(FILE *f)
 	      "  --impl      comma list of index, mutex, caslist, sharded, or all\n"
 	      "              (default mutex,caslist)\n"
 	      "  --threads   comma list of thread counts, 1..1024 (default 1,2,64)\n"
-	      "  --seconds   per (impl, threads) point, > 0 (default 1)\n"
-	      "  --ops       operations per thread instead of a timed run\n"
+	      "  --seconds   per (impl, threads) point, 0 < S <= 3600 (default 1)\n"
+	      "  --ops       operations per thread instead of a timed run,\n"
+	      "              1..1099511627776\n"
 	      "  --policy    strict: a hit rotates to the head; lazy: a hit sets a bit,\n"
 	      "              eviction gives second chances; batched: hits are queued and\n"
 	      "              rotated 14 at a time, one LRU operation per batch (caslist:\n"
@@ -33,11 +34,14 @@ static void usage(FILE *f)
 	      "  --get-ratio fraction of gets, 0..1 (default 0.9)\n"
 	      "  --value-size bytes per value, 24..65536 (default 64)\n"
 	      "  --shards    lists of the sharded impl, 1..1024 (default 16)\n"
-	      "  --seed      workload seed (default 1)\n"
+	      "  --seed      workload seed, 0..18446744073709551615 (default 1)\n"
 	      "  --json      JSON instead of the table\n"
 	      "  --widen-window  test knob: evictors yield while holding claimed victims\n"
 	      "  --lockstep  test knob (--ops, inline reclaim): the threads take turns, one\n"
-	      "              operation each, so every run does the same sequence\n",
+	      "              operation each, so every run does the same sequence\n"
+	      "  --help      this text\n"
+	      "Exit status: 0 every check passed, 1 a check or the run failed, 2 a bad\n"
+	      "command line, 3 the watchdog fired (a hang).\n",
 	      f);
 }
 
@@ -100,13 +104,7 @@ void parse_args(struct config *cfg, int argc, char **argv)
 	int o;
 
 	cli_init(&c, "lrucache", argc, argv, 2);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		exit(0);
-	}
-	if (argc < 2 || strcmp(argv[1], "run") != 0)
-		cli_bad(&c, argc < 2 ? "missing command 'run'%s" : "unknown command '%s'",
-			argc < 2 ? "" : argv[1]);
+	cli_command(&c, "run", usage);
 	while ((o = cli_next(&c, opts, &v)) >= 0) {
 		const char *a = opts[o].name;
 
@@ -171,7 +169,7 @@ void parse_args(struct config *cfg, int argc, char **argv)
 			cfg->shards = (unsigned)cli_int(&c, a, v, 1, 1024);
 			break;
 		case OPT_SEED:
-			cfg->seed = (uint64_t)cli_int(&c, a, v, 0, INT64_MAX);
+			cfg->seed = cli_u64(&c, a, v);
 			break;
 		}
 	}

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # examples/lru/lru-test.sh - the LRU cache example under test (TAP).
-#  1. bad arguments: a clear "lrucache: ..." error and exit status 2;
+#  1. bad arguments: one line "lrucache: ... (try lrucache --help)" under
+#     the plain program name and exit status 2 (examples/common/cli.h);
+#     --help lists every option with its description;
 #  2. at 1 thread, with --ops (no timing), mutex and caslist are the same
 #     policy: exactly the same hits, for strict and for lazy; and at 8 and
 #     64 threads taking turns (--lockstep: the same sequence of operations
@@ -22,7 +24,9 @@ while IFS='|' read -r args want; do
 	# shellcheck disable=SC2086
 	err=$("$b" $args 2>&1 >/dev/null)
 	rc=$?
-	if [ $rc -eq 2 ] && printf '%s\n' "$err" | grep -q "^lrucache: .*$want"; then
+	lines=$(printf '%s\n' "$err" | wc -l)
+	if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] &&
+		printf '%s\n' "$err" | grep -q "^lrucache: .*$want.* (try lrucache --help)\$"; then
 		tap_ok "bad args '$args': exit 2, $(printf '%s\n' "$err" | head -n 1)"
 	else
 		tap_notok "bad args '$args': exit $rc, '$err' (wanted exit 2 and '$want')"
@@ -43,13 +47,38 @@ run --capacity 10|--capacity
 run --get-ratio 2|--get-ratio
 run --value-size 8|--value-size
 run --seed|needs a value
+run --seed x|--seed: 'x' is not an integer in \[0, 18446744073709551615\]
+run --seed -5|--seed: '-5' is not an integer
+run --seed=|--seed: '' is not an integer
+run --seed 18446744073709551616|--seed: '18446744073709551616' is not an integer
+run --ops 0|--ops: '0' is not an integer in \[1, 1099511627776\]
+run --ops 1e3|--ops: '1e3' is not an integer
+run --seconds x|--seconds: 'x' is not a number in (0, 3600\]
+run --threads 1025|--threads: '1025' is not an integer in \[1, 1024\]
+run --threads ,|--threads: empty list
+run --shards 0|--shards: '0' is not an integer in \[1, 1024\]
+run --capacity 99999999999999999999|--capacity: '99999999999999999999' is not an integer
+run --value-size -24|--value-size: '-24' is not an integer in \[24, 65536\]
+run --get-ratio -0.5|--get-ratio: '-0.5' is not a number in \[0, 1\]
+run -x|unknown option '-x'
 run --frobnicate 3|unknown option
 run --threads 2 --frobnicate|unknown option '--frobnicate'
 run --json=1|--json takes no value
 run --lockstep --threads 2|--lockstep needs --ops
 run extra|unexpected argument
 CASES
-if "$b" --help | grep -q '^usage: lrucache run'; then tap_ok "--help: usage, exit 0"; else tap_notok "--help"; fi
+help=$("$b" --help 2>&1)
+rc=$?
+missing=
+for o in --impl --threads --seconds --ops --policy --reclaim --zipf --capacity --get-ratio \
+	--value-size --shards --seed --json --widen-window --lockstep --help; do
+	printf '%s\n' "$help" | grep -q "^  $o  *[^ ]" || missing="$missing $o"
+done
+if [ $rc -eq 0 ] && printf '%s\n' "$help" | grep -q '^usage: lrucache run' && [ -z "$missing" ]; then
+	tap_ok "--help: usage and each option with a description, exit 0"
+else
+	tap_notok "--help: exit $rc$missing" "$help"
+fi
 
 # 2. same policy at 1 thread: identical hits (deterministic, no timing).
 # same_hits WHAT ARGS...: mutex and caslist, the hits must be equal.

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * examples/pagepool/cli.c - the command line: options, lists, sizes, and
- * the checks that reject what the zone cannot serve (exit 64).
+ * the checks that reject what the zone cannot serve.  A bad argument
+ * prints "pagepool: <what is wrong> (try pagepool --help)" and exits 2
+ * (examples/common/cli.h, shared with lrucache).
  */
-#include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "driver.h"
 
 struct pp_opts pp_opt;
@@ -17,124 +17,125 @@ size_t pp_arena_pages;
 
 static void usage(FILE *f)
 {
-	fputs("usage: pagepool run [--workload page_fault1,parallel_free,highalloc,mixed|all]\n"
-	      "                    [--mode base,nomerge,cluster,clusterfree,caslist|all]\n"
-	      "                    [--threads 1,2,4] [--seconds 1] [--mem 1G] [--chunk 128M]\n"
-	      "                    [--batch 63] [--high 378] [--delays 100,1] [--attempts 20]\n"
-	      "                    [--churn 30] [--wmark 12] [--merge-ms 10] [--chaos MS]\n"
-	      "                    [--seed N] [--rounds 1] [--stash PAGES] [--pin[=spread|shared]]\n"
-	      "                    [--json] [--quiet]\n",
+	fputs("usage: pagepool run [options]     (pagepool --help: this text)\n"
+	      "  --workload LIST  comma list of page_fault1, parallel_free, highalloc, mixed,\n"
+	      "                   or all (default page_fault1)\n"
+	      "  --mode LIST      comma list of base, nomerge, cluster, clusterfree, caslist,\n"
+	      "                   or all (default all)\n"
+	      "  --threads LIST   comma list of worker counts, 1..4096, at most 32 of them\n"
+	      "                   (default 1,2)\n"
+	      "  --seconds S      measured time per point, 0 < S <= 3600 (default 1)\n"
+	      "  --rounds N       runs of every point, modes alternated, 1..100 (default 1)\n"
+	      "  --mem SIZE       the zone: bytes, K, M or G, 4M (one order-10 block)..1024G,\n"
+	      "                   rounded down to whole blocks (default 1G)\n"
+	      "  --chunk SIZE     page_fault1: bytes each worker allocates per loop, 4K..1024G,\n"
+	      "                   cut down to fit the zone (default 128M)\n"
+	      "  --batch N        per-thread cache: pages per refill or return, 1..4096\n"
+	      "                   (default 63)\n"
+	      "  --high N         per-thread cache: pages held at most, --batch..1048576\n"
+	      "                   (default 6 x batch)\n"
+	      "  --stash PAGES    caslist mode: pages in each thread's stash, 0..16777216\n"
+	      "                   (default one chunk, at most a quarter of the zone in all)\n"
+	      "  --delays LIST    highalloc: comma list of ms between order-9 attempts,\n"
+	      "                   0..10000 (default 100,1)\n"
+	      "  --attempts N     highalloc: order-9 attempts per delay, 1..100000 (default 20)\n"
+	      "  --churn PCT      highalloc: percent of the zone the churn threads hold, 0..90\n"
+	      "                   (default 30)\n"
+	      "  --wmark PCT      skip modes: merge a full pageblock on free while fewer than\n"
+	      "                   PCT percent of the pages are in order >= 9 blocks, 0..100\n"
+	      "                   (default 12)\n"
+	      "  --merge-ms MS    skip modes: background merger period, 0 (off)..10000\n"
+	      "                   (default 10)\n"
+	      "  --chaos MS       a thread making random order 1..10 allocations and a\n"
+	      "                   compaction every MS ms, 1..10000 (default off)\n"
+	      "  --seed N         random seed, 0..18446744073709551615 (default 1)\n"
+	      "  --pin[=spread|shared]  spread: worker i on the i-th allowed CPU; shared:\n"
+	      "                   every worker on the first one (default: not pinned)\n"
+	      "  --json           JSON lines instead of the tables\n"
+	      "  --quiet          no progress lines\n"
+	      "  --help           this text\n"
+	      "Exit status: 0 every point passed its audit, 1 an audit or the run failed,\n"
+	      "2 a bad command line; a broken invariant aborts.\n",
 	      f);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) bad(const char *fmt, ...)
+/* A comma list of counts in [lo, hi] into out[0..MAX_LIST-1]. */
+static unsigned uint_list(const struct cli *c, const char *opt, const char *v, unsigned *out,
+			  int lo, int hi)
 {
-	va_list ap;
+	int tmp[MAX_LIST];
+	int n = cli_int_list(c, opt, v, tmp, MAX_LIST, lo, hi);
 
-	va_start(ap, fmt);
-	fputs("pagepool: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	usage(stderr);
-	exit(64);
+	for (int i = 0; i < n; i++)
+		out[i] = (unsigned)tmp[i];
+	return (unsigned)n;
 }
 
-static size_t parse_size(const char *s, const char *what)
-{
-	char *end;
-	unsigned long long v;
+struct names {
+	const char *opt, *what;
+	const char *const *names;
+	int n;
+	unsigned mask;
+};
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || s[0] == '-')
-		bad("%s: '%s' is not a size", what, s);
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: break;
+static void name_item(const struct cli *c, const char *tok, void *ctx)
+{
+	struct names *l = ctx;
+	char all[160] = "";
+
+	if (strcmp(tok, "all") == 0) {
+		l->mask = (1u << l->n) - 1;
+		return;
 	}
-	if (*end)
-		bad("%s: '%s' is not a size (digits, then K, M or G)", what, s);
-	return (size_t)v;
-}
-
-static unsigned parse_uint(const char *s, const char *what, unsigned lo, unsigned hi)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < lo || v > hi)
-		bad("%s: '%s' is not a number in %u..%u", what, s, lo, hi);
-	return (unsigned)v;
-}
-
-static unsigned parse_list(const char *s, unsigned *out, const char *what, unsigned lo,
-			   unsigned hi)
-{
-	char buf[256], *save, *tok;
-	unsigned n = 0;
-
-	if (strlen(s) >= sizeof(buf))
-		bad("%s: list too long", what);
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_LIST)
-			bad("%s: at most %d values", what, MAX_LIST);
-		out[n++] = parse_uint(tok, what, lo, hi);
-	}
-	if (!n)
-		bad("%s: empty list", what);
-	return n;
-}
-
-static unsigned parse_names(const char *s, const char *const *names, int nnames, const char *what)
-{
-	char buf[256], *save, *tok;
-	unsigned mask = 0;
-
-	if (strcmp(s, "all") == 0)
-		return (1u << nnames) - 1;
-	if (strlen(s) >= sizeof(buf))
-		bad("%s: list too long", what);
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int i;
-
-		for (i = 0; i < nnames; i++)
-			if (strcmp(tok, names[i]) == 0)
-				break;
-		if (i == nnames) {
-			fprintf(stderr, "pagepool: unknown %s '%s'; one of:", what, tok);
-			for (i = 0; i < nnames; i++)
-				fprintf(stderr, " %s", names[i]);
-			fputs(", all\n", stderr);
-			exit(64);
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(tok, l->names[i]) == 0) {
+			l->mask |= 1u << i;
+			return;
 		}
-		mask |= 1u << i;
+	for (int i = 0; i < l->n; i++) {
+		strcat(all, l->names[i]);
+		strcat(all, ", ");
 	}
-	if (!mask)
-		bad("%s: empty list", what);
-	return mask;
+	cli_bad(c, "%s: unknown %s '%s' (one of %sall)", l->opt, l->what, tok, all);
 }
+
+static unsigned name_list(const struct cli *c, const char *opt, const char *what, const char *v,
+			  const char *const *names, int n)
+{
+	struct names l = { opt, what, names, n, 0 };
+
+	cli_list(c, opt, v, name_item, &l);
+	return l.mask;
+}
+
+enum {
+	O_WORKLOAD, O_MODE, O_THREADS, O_SECONDS, O_MEM, O_CHUNK, O_BATCH, O_HIGH, O_DELAYS,
+	O_ATTEMPTS, O_CHURN, O_WMARK, O_CHAOS, O_SEED, O_JSON, O_QUIET, O_MERGE_MS, O_HELP,
+	O_ROUNDS, O_STASH, O_PIN,
+};
+
+static const struct cli_opt opts[] = {
+	[O_WORKLOAD] = { "--workload", CLI_VALUE }, [O_MODE] = { "--mode", CLI_VALUE },
+	[O_THREADS] = { "--threads", CLI_VALUE },   [O_SECONDS] = { "--seconds", CLI_VALUE },
+	[O_MEM] = { "--mem", CLI_VALUE },	    [O_CHUNK] = { "--chunk", CLI_VALUE },
+	[O_BATCH] = { "--batch", CLI_VALUE },	    [O_HIGH] = { "--high", CLI_VALUE },
+	[O_DELAYS] = { "--delays", CLI_VALUE },	    [O_ATTEMPTS] = { "--attempts", CLI_VALUE },
+	[O_CHURN] = { "--churn", CLI_VALUE },	    [O_WMARK] = { "--wmark", CLI_VALUE },
+	[O_CHAOS] = { "--chaos", CLI_VALUE },	    [O_SEED] = { "--seed", CLI_VALUE },
+	[O_JSON] = { "--json", CLI_FLAG },	    [O_QUIET] = { "--quiet", CLI_FLAG },
+	[O_MERGE_MS] = { "--merge-ms", CLI_VALUE }, [O_HELP] = { "--help", CLI_FLAG },
+	[O_ROUNDS] = { "--rounds", CLI_VALUE },	    [O_STASH] = { "--stash", CLI_VALUE },
+	[O_PIN] = { "--pin", CLI_OPTIONAL },	    { NULL, CLI_FLAG },
+};
+
+#define SIZE_MAX_ARG ((size_t)1 << 40)	/* 1024G */
+#define PP_BLOCK_BYTES ((size_t)PP_PAGE_SIZE << PP_MAX_ORDER)	/* 4M: one order-10 block */
 
 void cli_parse(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "workload", 1, 0, 'w' }, { "mode", 1, 0, 'm' },    { "threads", 1, 0, 't' },
-		{ "seconds", 1, 0, 's' },  { "mem", 1, 0, 'M' },     { "chunk", 1, 0, 'c' },
-		{ "batch", 1, 0, 'b' },	   { "high", 1, 0, 'H' },    { "delays", 1, 0, 'd' },
-		{ "attempts", 1, 0, 'a' }, { "churn", 1, 0, 'C' },   { "wmark", 1, 0, 'W' },
-		{ "chaos", 1, 0, 'x' },	   { "seed", 1, 0, 'S' },    { "json", 0, 0, 'j' },
-		{ "quiet", 0, 0, 'q' },	   { "merge-ms", 1, 0, 'g' }, { "help", 0, 0, 'h' },
-		{ "rounds", 1, 0, 'r' },   { "stash", 1, 0, 'T' },   { "pin", 2, 0, 'p' },
-		{ 0, 0, 0, 0 }
-	};
-	int ch;
-	char *end;
+	struct cli c;
+	const char *v;
+	int o;
 
 	pp_opt = (struct pp_opts){ .wl_mask = 1u << W_PF1, .mode_mask = (1u << PP_NMODES) - 1,
 				   .threads = { 1, 2 }, .nthreads = 2, .delays = { 100, 1 },
@@ -142,69 +143,54 @@ void cli_parse(int argc, char **argv)
 				   .chunk = (size_t)128 << 20, .batch = 63, .high = 0,
 				   .attempts = 20, .churn_pct = 30, .wmark_pct = 12, .merge_ms = 10,
 				   .seed = 1, .rounds = 1, .stash = -1, .pin = PIN_NONE };
-	if (argc < 2 || strcmp(argv[1], "run") != 0) {
-		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-			usage(stdout);
-			exit(0);
-		}
-		bad("the first argument must be 'run'");
-	}
-	optind = 2;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (ch) {
-		case 'w': pp_opt.wl_mask = parse_names(optarg, pp_wl_name, W_N, "workload"); break;
-		case 'm': pp_opt.mode_mask = parse_names(optarg, pp_mode_name, PP_NMODES, "mode"); break;
-		case 't': pp_opt.nthreads = parse_list(optarg, pp_opt.threads, "--threads", 1, 4096); break;
-		case 'd': pp_opt.ndelays = parse_list(optarg, pp_opt.delays, "--delays", 0, 10000); break;
-		case 's':
-			errno = 0;
-			pp_opt.seconds = strtod(optarg, &end);
-			if (errno || *end || !(pp_opt.seconds > 0 && pp_opt.seconds <= 3600))
-				bad("--seconds: '%s' is not in (0, 3600]", optarg);
+	cli_init(&c, "pagepool", argc, argv, 2);
+	cli_command(&c, "run", usage);
+	while ((o = cli_next(&c, opts, &v)) >= 0) {
+		const char *a = opts[o].name;
+
+		switch (o) {
+		case O_WORKLOAD:
+			pp_opt.wl_mask = name_list(&c, a, "workload", v, pp_wl_name, W_N);
 			break;
-		case 'M': pp_opt.mem = parse_size(optarg, "--mem"); break;
-		case 'c': pp_opt.chunk = parse_size(optarg, "--chunk"); break;
-		case 'b': pp_opt.batch = parse_uint(optarg, "--batch", 1, 4096); break;
-		case 'H': pp_opt.high = parse_uint(optarg, "--high", 1, 1 << 20); break;
-		case 'a': pp_opt.attempts = parse_uint(optarg, "--attempts", 1, 100000); break;
-		case 'C': pp_opt.churn_pct = parse_uint(optarg, "--churn", 0, 90); break;
-		case 'W': pp_opt.wmark_pct = parse_uint(optarg, "--wmark", 0, 100); break;
-		case 'g': pp_opt.merge_ms = parse_uint(optarg, "--merge-ms", 0, 10000); break;
-		case 'x': pp_opt.chaos_ms = parse_uint(optarg, "--chaos", 1, 10000); break;
-		case 'S': pp_opt.seed = strtoull(optarg, NULL, 0); break;
-		case 'r': pp_opt.rounds = parse_uint(optarg, "--rounds", 1, 100); break;
-		case 'T': pp_opt.stash = (long)parse_uint(optarg, "--stash", 0, 1u << 24); break;
-		case 'p':
-			if (!optarg || strcmp(optarg, "spread") == 0)
+		case O_MODE:
+			pp_opt.mode_mask = name_list(&c, a, "mode", v, pp_mode_name, PP_NMODES);
+			break;
+		case O_THREADS: pp_opt.nthreads = uint_list(&c, a, v, pp_opt.threads, 1, 4096); break;
+		case O_DELAYS: pp_opt.ndelays = uint_list(&c, a, v, pp_opt.delays, 0, 10000); break;
+		case O_SECONDS: pp_opt.seconds = cli_double(&c, a, v, 0, 3600, 1); break;
+		case O_MEM: pp_opt.mem = cli_size(&c, a, v, PP_BLOCK_BYTES, SIZE_MAX_ARG); break;
+		case O_CHUNK: pp_opt.chunk = cli_size(&c, a, v, PP_PAGE_SIZE, SIZE_MAX_ARG); break;
+		case O_BATCH: pp_opt.batch = (unsigned)cli_int(&c, a, v, 1, 4096); break;
+		case O_HIGH: pp_opt.high = (unsigned)cli_int(&c, a, v, 1, 1 << 20); break;
+		case O_ATTEMPTS: pp_opt.attempts = (unsigned)cli_int(&c, a, v, 1, 100000); break;
+		case O_CHURN: pp_opt.churn_pct = (unsigned)cli_int(&c, a, v, 0, 90); break;
+		case O_WMARK: pp_opt.wmark_pct = (unsigned)cli_int(&c, a, v, 0, 100); break;
+		case O_MERGE_MS: pp_opt.merge_ms = (unsigned)cli_int(&c, a, v, 0, 10000); break;
+		case O_CHAOS: pp_opt.chaos_ms = (unsigned)cli_int(&c, a, v, 1, 10000); break;
+		case O_SEED: pp_opt.seed = cli_u64(&c, a, v); break;
+		case O_ROUNDS: pp_opt.rounds = (unsigned)cli_int(&c, a, v, 1, 100); break;
+		case O_STASH: pp_opt.stash = (long)cli_int(&c, a, v, 0, 1 << 24); break;
+		case O_PIN:
+			if (!v || strcmp(v, "spread") == 0)
 				pp_opt.pin = PIN_SPREAD;
-			else if (strcmp(optarg, "shared") == 0)
+			else if (strcmp(v, "shared") == 0)
 				pp_opt.pin = PIN_SHARED;
 			else
-				bad("--pin: '%s' is not spread or shared", optarg);
+				cli_bad(&c, "--pin: '%s' is not spread or shared", v);
 			break;
-		case 'j': pp_opt.json = true; break;
-		case 'q': pp_opt.quiet = true; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); exit(64);
+		case O_JSON: pp_opt.json = true; break;
+		case O_QUIET: pp_opt.quiet = true; break;
+		case O_HELP: usage(stdout); exit(0);
 		}
 	}
-	if (optind < argc)
-		bad("unexpected argument '%s'", argv[optind]);
 	if (!pp_opt.high)
 		pp_opt.high = 6 * pp_opt.batch;
 	if (pp_opt.high < pp_opt.batch)
-		bad("--high (%u) must be at least --batch (%u)", pp_opt.high, pp_opt.batch);
-	size_t block = PP_PAGE_SIZE << PP_MAX_ORDER;
-
-	if (pp_opt.mem < block)
-		bad("--mem: %zu bytes is less than one order-%d block (%zu bytes): no pages",
-		    pp_opt.mem, PP_MAX_ORDER, block);
-	pp_arena_pages = pp_opt.mem / block * ((size_t)1 << PP_MAX_ORDER);
+		cli_bad(&c, "--high (%u) must be at least --batch (%u)", pp_opt.high, pp_opt.batch);
+	/* --mem >= one block: whole order-10 blocks, at least one */
+	pp_arena_pages = pp_opt.mem / PP_BLOCK_BYTES * ((size_t)1 << PP_MAX_ORDER);
 	for (unsigned i = 0; i < pp_opt.nthreads; i++)
 		if ((size_t)pp_opt.threads[i] * (pp_opt.high + pp_opt.batch + 1) > pp_arena_pages)
-			bad("--threads %u: more threads than the %zu pages can serve (each cache holds up to %u)",
-			    pp_opt.threads[i], pp_arena_pages, pp_opt.high + pp_opt.batch);
-	if (pp_opt.chunk < PP_PAGE_SIZE)
-		bad("--chunk: at least one page");
+			cli_bad(&c, "--threads %u: more threads than the %zu pages can serve (each cache holds up to %u)",
+				pp_opt.threads[i], pp_arena_pages, pp_opt.high + pp_opt.batch);
 }
-

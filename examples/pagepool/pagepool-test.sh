@@ -18,7 +18,10 @@
 #    threads that did not run at the same time breaks this: a 500-thread
 #    run once printed 450 M pages/s).  The bound is 1.5 x cores: timing
 #    never decides it closely;
-#  - bad input gets a message and a non-zero exit.
+#  - bad input (every numeric option: not a number, negative, empty,
+#    overflow, out of range; unknown names and options): one line naming
+#    the option under the plain program name, exit 2; --help lists every
+#    option with its description.
 # Environment: PAGEPOOL_TEST_SECONDS (default 0.2), PAGEPOOL_TEST_THREADS.
 . "$(dirname "$0")/../../test/tap.sh"
 b=${CASLIST_BUILDDIR:-.}/examples/pagepool
@@ -28,7 +31,7 @@ modes="base nomerge cluster clusterfree caslist"
 plain="--mem 64M --batch 7 --high 28 --quiet --attempts 4 --delays 1"
 common="$plain --chaos 1"
 nt=$(echo $threads | wc -w)
-n=$((5 * nt + 1 + 1 + 1 + 5))
+n=$((5 * nt + 1 + 1 + 1 + 41 + 1))
 tap_plan $n
 
 for m in $modes; do
@@ -90,20 +93,72 @@ else
 $(printf '%s\n' "$out" | tail -n 5)"
 fi
 
-bad() {
-	want=$1
-	shift
-	out=$("$b/pagepool" "$@" 2>&1)
+# Bad input: one line "pagepool: <what> (try pagepool --help)" on stderr
+# under the plain program name (not the libtool path), and exit status 2
+# (examples/common/cli.h); nothing on stdout.
+while IFS='|' read -r args want; do
+	# shellcheck disable=SC2086
+	err=$(eval "\"\$b/pagepool\" $args" 2>&1 >/dev/null)
 	rc=$?
-	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q "$want"; then
-		tap_ok "bad input '$*': exit $rc, '$want'"
+	lines=$(printf '%s\n' "$err" | wc -l)
+	if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] &&
+		printf '%s\n' "$err" | grep -q "^pagepool: .*$want.* (try pagepool --help)\$"; then
+		tap_ok "bad input '$args': exit 2, $err"
 	else
-		tap_notok "bad input '$*': exit $rc, expected a message with '$want'" "$out"
+		tap_notok "bad input '$args': exit $rc, $lines lines (wanted exit 2 and one line with '$want')" "$err"
 	fi
-}
-bad "unknown mode" run --mode fastest
-bad "unknown workload" run --workload nothing
-bad "no pages" run --mem 0
-bad "more threads than" run --mem 64M --threads 1000
-bad "must be 'run'" go
+done <<'CASES'
+|missing command 'run'
+go|unknown command 'go'
+run --seed x|--seed: 'x' is not an integer in \[0, 18446744073709551615\]
+run --seed -5|--seed: '-5' is not an integer
+run --seed=|--seed: '' is not an integer
+run --seed ''|--seed: '' is not an integer
+run --seed 18446744073709551616|--seed: '18446744073709551616' is not an integer
+run --seed 0x10|--seed: '0x10' is not an integer
+run --seed|--seed needs a value
+run --threads 0|--threads: '0' is not an integer in \[1, 4096\]
+run --threads 2,x|--threads: 'x' is not an integer
+run --threads 4097|--threads: '4097' is not an integer
+run --threads ,|--threads: empty list
+run --threads 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33|--threads: more than 32 counts
+run --mem 64M --threads 1000|--threads 1000: more threads than the 16384 pages can serve
+run --seconds 0|--seconds: '0' is not a number in (0, 3600\]
+run --seconds abc|--seconds: 'abc' is not a number
+run --seconds 3601|--seconds: '3601' is not a number
+run --rounds 0|--rounds: '0' is not an integer in \[1, 100\]
+run --mem 0|--mem: '0' is not a size in \[4M, 1024G\]
+run --mem 12Q|--mem: '12Q' is not a size
+run --mem -1G|--mem: '-1G' is not a size
+run --mem 99999999999999999999G|--mem: '99999999999999999999G' is not a size
+run --chunk 1|--chunk: '1' is not a size in \[4K, 1024G\]
+run --batch 0|--batch: '0' is not an integer in \[1, 4096\]
+run --high 2x|--high: '2x' is not an integer
+run --batch 7 --high 3|--high (3) must be at least --batch (7)
+run --stash -1|--stash: '-1' is not an integer in \[0, 16777216\]
+run --delays 10001|--delays: '10001' is not an integer in \[0, 10000\]
+run --attempts 0|--attempts: '0' is not an integer in \[1, 100000\]
+run --churn 91|--churn: '91' is not an integer in \[0, 90\]
+run --wmark 101|--wmark: '101' is not an integer in \[0, 100\]
+run --merge-ms -1|--merge-ms: '-1' is not an integer in \[0, 10000\]
+run --chaos 0|--chaos: '0' is not an integer in \[1, 10000\]
+run --mode fastest|--mode: unknown mode 'fastest' (one of base, nomerge, cluster, clusterfree, caslist, all)
+run --workload nothing|--workload: unknown workload 'nothing'
+run --pin=both|--pin: 'both' is not spread or shared
+run --json=1|--json takes no value
+run --frobnicate|unknown option '--frobnicate'
+run -x|unknown option '-x'
+run extra|unexpected argument 'extra'
+CASES
+
+# --help: usage and every option with its description, on stdout, exit 0.
+help=$("$b/pagepool" --help 2>&1)
+rc=$?
+missing=
+for o in --workload --mode --threads --seconds --rounds --mem --chunk --batch --high --stash \
+	--delays --attempts --churn --wmark --merge-ms --chaos --seed --pin --json --quiet --help; do
+	printf '%s\n' "$help" | grep -q "^  $o[^ ]*\( [A-Z]*\)\{0,1\}  *[^ ]" || missing="$missing $o"
+done
+tap_check "$(test $rc -eq 0 && test -z "$missing"; echo $?)" \
+	"--help: exit $rc, each option with a description$missing" "$help"
 tap_done

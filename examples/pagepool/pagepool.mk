@@ -5,7 +5,7 @@ PAGEPOOL_SOURCES = examples/pagepool/main.c examples/pagepool/cli.c \
 	examples/pagepool/report.c examples/pagepool/driver.h examples/pagepool/zone.c \
 	examples/pagepool/buddy.c examples/pagepool/order0.c examples/pagepool/pcp.c \
 	examples/pagepool/audit.c examples/pagepool/zone.h examples/pagepool/zlock.h \
-	examples/pagepool/internal.h examples/common/rng.h
+	examples/pagepool/internal.h $(COMMON_CLI_SOURCES)
 noinst_PROGRAMS += examples/pagepool/pagepool
 examples_pagepool_pagepool_SOURCES = $(PAGEPOOL_SOURCES)
 examples_pagepool_pagepool_CPPFLAGS = $(EXAMPLES_CPPFLAGS)
