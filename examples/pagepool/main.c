@@ -15,7 +15,8 @@
  * (workload x mode x threads) runs on a fresh zone over the same arena and
  * ends with the audit (audit.c): with the caches full, after they are
  * drained, and after every skipped page is merged back, when the whole
- * zone must be order-10 blocks again.  A failed audit exits 2.
+ * zone must be order-10 blocks again.  A failed audit exits 1
+ * (examples/common/cli.h lists the statuses).
  */
 #include <errno.h>
 #include <stdio.h>
