@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/genmc/client.h - what every GenMC client shares: lib/'s operations
+ * inline (CASLIST_INLINE, from the run's copy of lib/ under
+ * caslist/impl/), the out-of-line parts a client names (GENMC_WITH_BATCH,
+ * GENMC_WITH_FREELIST: lib/batch.c, lib/cluster.c, lib/freelist.c
+ * themselves), nodes with a plain payload, the probe macro and the final
+ * checks.  run.py compiles each client as one translation unit, with
+ * shim.h force-included first.
+ */
+#ifndef CASLIST_GENMC_CLIENT_H
+#define CASLIST_GENMC_CLIENT_H
+
+#define CASLIST_INLINE 1
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <caslist/list.h>
+#include <caslist/freelist.h>
+
+/* lib/'s out-of-line files, compiled into the client unchanged. */
+#include "check.c"
+#ifdef GENMC_WITH_BATCH
+#include "batch.c"
+#endif
+#ifdef GENMC_WITH_FREELIST
+#include "cluster.c"
+#include "freelist.c"
+#endif
+
+/* lib/debug.c's reporters (it prints with stdio and reads getenv): a
+ * misuse check that fires is an assertion failure; the stuck-link
+ * reporter is reached only after a wait's clock read, which the shim
+ * cuts first. */
+void caslist__misuse(const char *op, const void *node, const char *what)
+{
+	(void)op;
+	(void)node;
+	(void)what;
+	assert(!"a caslist misuse check fired");
+	abort();
+}
+#ifdef CASLIST_DEBUG
+struct caslist__holder caslist__holders[CASLIST_HOLDER_SLOTS];
+#endif
+unsigned long caslist__stuck_ms(void)
+{
+	return 1000;
+}
+void caslist__stuck(const void *link, const char *waiter, unsigned long waited_ms)
+{
+	(void)link;
+	(void)waiter;
+	(void)waited_ms;
+}
+
+/*
+ * PROBE(k, cond): the interleaving a client is about.  run.py compiles the
+ * client once more per probe with -DGENMC_PROBE=k, where the probe is a
+ * planted assertion, and requires GenMC to report it: proof that some
+ * complete execution reaches cond (no vacuous pass).
+ */
+#ifdef GENMC_PROBE
+#define PROBE(k, cond)                                                         \
+	do {                                                                   \
+		if (GENMC_PROBE == (k) && (cond))                              \
+			assert(!"probe reached");                              \
+	} while (0)
+#else
+#define PROBE(k, cond) ((void)0)
+#endif
+
+/* A node with a plain (non-atomic) payload: whoever reads it must be
+ * ordered after whoever wrote it, or GenMC reports a race. */
+struct obj {
+	struct caslist_node link;
+	int data;
+};
+
+#define OBJ(n) caslist_entry((n), struct obj, link)
+
+static inline struct obj *obj_new(int data)
+{
+	struct obj *o = malloc(sizeof(*o));
+
+	caslist_node_init(&o->link);
+	o->data = data;
+	return o;
+}
+
+static inline struct caslist_list *list_new(void)
+{
+	struct caslist_list *l = malloc(sizeof(*l));
+
+	caslist_init(l);
+	return l;
+}
+
+/*
+ * After every thread is joined: l is a well-formed cycle (caslist_check:
+ * no lock bit, next->prev == self) holding exactly the n nodes of want[],
+ * in that order when ordered, and every node of others[] is not linked.
+ */
+static inline int list_pos(struct caslist_list *l, struct caslist_node *x)
+{
+	struct caslist_node *h = &l->head, *c = h;
+	int i = 0;
+
+	for (;;) {
+		c = (struct caslist_node *)(atomic_load_explicit(&c->next, memory_order_relaxed) &
+					    ~(uintptr_t)1);
+		if (c == h)
+			return -1;
+		if (c == x)
+			return i;
+		i++;
+	}
+}
+
+static inline size_t list_len(struct caslist_list *l)
+{
+	size_t n = 0;
+
+	assert(caslist_check(l, 16, &n) == 0);
+	return n;
+}
+
+static inline bool linked(struct caslist_node *x)
+{
+	return caslist_node_linked(x);
+}
+
+#define spawn(t, fn) assert(pthread_create(&(t), NULL, (fn), NULL) == 0)
+#define join(t) assert(pthread_join((t), NULL) == 0)
+
+#endif /* CASLIST_GENMC_CLIENT_H */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/genmc/shim.h - the whole shim between lib/ and GenMC.  run.py
+ * force-includes it (-include) ahead of every client, so it comes before
+ * any line of lib/.  lib/ itself is compiled unchanged (its copy under the
+ * run's staging folder, byte for byte, except in a mutant: one order).
+ *
+ * What GenMC cannot interpret, and what replaces it:
+ *
+ *  1. PAUSE (__builtin_ia32_pause, lib/backoff.h cpu_relax): the first
+ *     instruction of every wait round.  Replaced by genmc_wait(): a pause
+ *     past the thread's budget (GENMC_WAIT_PAUSES, default 0) ends the
+ *     execution with __VERIFIER_assume(0) (GenMC counts it as blocked).
+ *  2. sched_yield, clock_gettime (lib/backoff.h, at the cap of a wait, and
+ *     the stuck-link clock): only a waiting thread calls them.  Both end
+ *     the execution the same way.
+ *  3. prefetchw (inline asm, lib/link.h): CASLIST_NO_PREFETCHW, which lib/
+ *     provides, selects __builtin_prefetch; GenMC drops it.
+ *  4. calloc (lib/cluster.c grow): GenMC's libc has malloc only; calloc is
+ *     malloc plus memset here.
+ *  5. caslist__misuse and the stuck-link reporters (lib/debug.c, which
+ *     prints with stdio and reads the environment): client.h defines them
+ *     as a failed assert(), so a misuse check that fires is an error.
+ *
+ * Why a cut at a wait keeps the property checked.  Every wait loop of lib/
+ * retries an attempt whose failed round only reads (a load, a failed CAS),
+ * or takes and releases a lock leaving the word as it was (pop_head's head
+ * link, the cluster lock): no other thread can tell such a round from no
+ * round at all except by waiting itself.  So every execution of the real
+ * program, with its failed rounds removed, is an execution in which each
+ * wait's attempt succeeded at once - an execution GenMC explores with the
+ * cut - with the same reads in the successful round, the same writes and
+ * so the same final state; removing the failed rounds' reads only drops
+ * happens-before edges, which can add races or errors but never hide one.
+ * Conversely every execution that survives the cut is an execution of the
+ * real program (the waits that did not happen cost nothing).  The budget
+ * (GENMC_WAIT_PAUSES > 0) lets a thread go round a wait a few times, so
+ * the re-load after a wait (chain_next, iter_next) is executed too.
+ * What the cut cannot show: a thread that waits for ever (a deadlock)
+ * is one more blocked execution, not an error; deadlock freedom is the
+ * spin model's job (doc/protocol.md section 11), and every client checks
+ * that its complete executions are more than zero and that each of its
+ * probes is reached.
+ */
+#ifndef CASLIST_GENMC_SHIM_H
+#define CASLIST_GENMC_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#define CASLIST_NO_PREFETCHW 1
+
+void __VERIFIER_assume(bool) __attribute__((__nothrow__));
+
+#ifndef GENMC_WAIT_PAUSES
+#define GENMC_WAIT_PAUSES 0
+#endif
+#define GENMC_MAX_THREADS 8
+
+/* Pauses so far, per thread (each thread writes only its own slot). */
+static unsigned genmc_pauses[GENMC_MAX_THREADS];
+
+static inline void genmc_wait(void)
+{
+	unsigned long t = (unsigned long)pthread_self() % GENMC_MAX_THREADS;
+
+	if (++genmc_pauses[t] > GENMC_WAIT_PAUSES)
+		__VERIFIER_assume(false);
+}
+
+/* 1: lib/backoff.h's cpu_relax on x86-64 (the only GenMC host here). */
+#define __builtin_ia32_pause() genmc_wait()
+
+/* 2: reached only by a waiting thread. */
+int sched_yield(void)
+{
+	__VERIFIER_assume(false);
+	return 0;
+}
+
+int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	(void)clk;
+	__VERIFIER_assume(false);
+	ts->tv_sec = 0;
+	ts->tv_nsec = 0;
+	return 0;
+}
+
+/* 4 */
+static inline void *genmc_calloc(size_t n, size_t size)
+{
+	void *p = malloc(n * size);
+
+	if (p != NULL)
+		memset(p, 0, n * size);
+	return p;
+}
+#define calloc(n, size) genmc_calloc((n), (size))
+
+/*
+ * 6: lib/backoff.h's per-thread wait state (the crowding hint, the
+ * stuck-wait watch) is _Thread_local; GenMC cannot set up a thread-local
+ * struct.  Included here with _Thread_local defined away, it is plain
+ * static storage: only a waiting thread writes it, after a sched_yield
+ * or a clock read, which end the execution first (2), so it is never
+ * written and cannot race.  (lib/freelist.c's thread-local stripe number,
+ * a plain unsigned, stays thread-local: GenMC handles that.)
+ */
+#define _Thread_local
+#include "backoff.h"
+#undef _Thread_local
+
+#endif /* CASLIST_GENMC_SHIM_H */
