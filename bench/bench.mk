@@ -1,5 +1,5 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
-EXTRA_DIST += bench/plot bench/compare bench/smoke.sh
+EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh
 CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
@@ -41,6 +41,8 @@ bench_listbench_CXXFLAGS = -Wall -Wextra $(PTHREAD_CFLAGS) $(SAN_FLAGS)
 bench_listbench_LDADD = $(PEER_VARIANTS) $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIBS) $(URCU_LIBS)
 # the benchmark bodies run once each, short, checked (TSan too): no timings
 TESTS += bench/smoke.sh
+# bad options and files: listbench, compare and plot must say what is wrong
+TESTS += bench/cli-test.sh
 
 LISTBENCH = ./bench/listbench
 BENCH_ARGS =

@@ -185,6 +185,12 @@ int main(int argc, char **argv)
 	cbench_add_context("oversubscribed", buf);
 	cbench_add_context("pinned", pin ? "yes: thread i on CPU i mod cores" : "no");
 	cbench_add_context("mode", quick ? "quick" : "full");
+	if (smoke > 0)
+		snprintf(buf, sizeof(buf), "yes: %d fixed iterations per run",
+			 smoke);
+	else
+		snprintf(buf, sizeof(buf), "no");
+	cbench_add_context("smoke", buf);
 	cbench_add_context("sanitizer", under_tsan ? "thread (ck peers and lfstack not run)"
 						   : "none");
 	snprintf(buf, sizeof(buf), "%zu bytes, one per cache line", sizeof(struct bnode));

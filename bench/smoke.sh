@@ -11,14 +11,16 @@
 #  4 - bench/plot --script-only on the JSON of 1: every chart's gnuplot
 #      script turns enhanced text off (names such as del_overlap and
 #      caslist_cache contain '_', which enhanced text makes a subscript)
-#  5 - a run stopped by the run limit (--run-limit, a real "too slow"
-#      error row) is drawn: a mark, and a key entry that says so
+#  5 - lruvec (the seed's workload) ran for caslist and the lock peers at
+#      1 and 2 threads, and the peers report their lock-wait share
+#  6 - a run stopped by the run limit (--run-limit, a real "too slow"
+#      error row) is drawn: a mark, a label, and a key entry that says so
 bin=${CASLIST_BUILDDIR:-.}/bench/listbench
 src=$(cd "$(dirname "$0")" && pwd)
 py=$(command -v python3 || echo /usr/bin/python3)
 out=${CASLIST_BUILDDIR:-.}/bench/smoke-$$.json
 . "$src/../test/tap.sh"
-tap_plan 5
+tap_plan 6
 res=$("$bin" --quick --smoke --max-threads=2 \
 	--benchmark_out="$out" --benchmark_out_format=json 2>&1)
 rc=$?
@@ -29,6 +31,8 @@ else
 		"$(printf '%s\n' "$res" | grep -v '^[a-z_]*/.*/threads:.*items_per_second')"
 fi
 cmp=$("$py" "$src/compare" --check "$out" 2>&1)
+lv=$(grep -c '"name": "lruvec/\(caslist\|mutex\|spin\)/4096/iterations:[0-9]*/real_time/threads:[12]"' "$out")
+lw=$(grep -c '"lock_wait":' "$out")
 rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$cmp" | grep -q 'ck_stack *1 thr: unsupported' &&
 	printf '%s\n' "$cmp" | grep -q '^fl_put/'; then
@@ -56,15 +60,21 @@ if [ $rc -eq 0 ] && [ "$n" -gt 0 ] && [ -z "$plain" ] && grep -q 'del_overlap' "
 else
 	tap_notok "plot exit=$rc, $n scripts; enhanced text on in: $plain" "$res"
 fi
+if [ "$lv" -eq 6 ] && [ "$lw" -ge 4 ] && printf '%s\n' "$cmp" | grep -q 'lock wait share at 2 thr: .*mutex'; then
+	tap_ok "lruvec: caslist, mutex, spin at 1 and 2 threads; $lw lock_wait counters"
+else
+	tap_notok "lruvec: $lv of 6 runs, $lw lock_wait counters" "$(printf '%s\n' "$cmp" | grep -A12 '^lruvec')"
+fi
 rm -f "$out"
 rm -rf "$gp"
 res=$("$bin" --benchmark_filter='^queue/mutex/' --max-threads=2 --run-limit=0.05 \
 	--benchmark_min_time=2 --benchmark_out="$out" --benchmark_out_format=json 2>&1)
 rc=$?
 res=$res$("$py" "$src/plot" --script-only "$out" "$gp" 2>&1)
-if [ $rc -eq 0 ] && grep -q "title 'mutex (too slow at 1 threads" "$gp"/queue_1024.gp &&
-	grep -q "'-' using 1:2 with points pt 2" "$gp"/queue_1024.gp; then
-	tap_ok "plot: a run stopped as too slow is marked ($(grep -o 'too slow at [0-9]* threads' "$gp"/queue_1024.gp))"
+if [ $rc -eq 0 ] && grep -q "title 'mutex (too slow at 1 thr" "$gp"/queue_1024.gp &&
+	grep -q "'-' using 1:2 with points pt 8" "$gp"/queue_1024.gp &&
+	grep -q "^set label 'too slow" "$gp"/queue_1024.gp; then
+	tap_ok "plot: a run stopped as too slow is marked ($(grep -o 'too slow at [0-9]* thr' "$gp"/queue_1024.gp))"
 else
 	tap_notok "plot: the too-slow run is not marked (listbench exit=$rc)" \
 		"$res$(cat "$gp"/queue_1024.gp 2>/dev/null)"
