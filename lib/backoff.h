@@ -11,11 +11,15 @@
  * below).  Concurrency Kit's ck_backoff_eb is the same idea but never
  * yields, and its stall is inline asm; this is a few lines of our own.
  *
- * backoff_wait(b, link, op) is backoff() for a wait on one link's lock.
- * In debug builds it also watches the time: once at the cap, a wait on
- * the same link that lasts longer than caslist__stuck_ms() prints one
- * diagnostic naming the link and its holder (debug.h), then goes on
- * waiting.  Release builds compile it to backoff().
+ * backoff_wait(b, link, op) is backoff() for a wait on one link's lock
+ * (or one retry of an operation that found LINK busy).  In every build it
+ * also watches the time, but only once the backoff is at its cap (the
+ * yielding phase, where a clock read is noise): a wait on the same link
+ * that lasts longer than caslist__stuck_ms() (CASLIST_STUCK_MS, default
+ * 5000) prints one line naming the link, the waiting operation, the
+ * holder (debug builds record it) and the likely causes (debug.h), then
+ * goes on waiting.  A wait that never reaches the cap costs one compare
+ * and one store more per round.
  */
 #ifndef CASLIST_LIB_BACKOFF_H
 #define CASLIST_LIB_BACKOFF_H
@@ -57,20 +61,18 @@ extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max,
 #define CASLIST_POLL_MAX 0	/* rounds of local spinning before backing off */
 #endif
 
+/*
+ * One wait (a loop that may back off).  8 bytes, set by one store: the
+ * fast path of every operation declares one.  The stuck watch's state is
+ * per thread (backoff_watch_state below), armed by the first round of a
+ * wait that reaches the yielding phase: a thread runs one wait at a time.
+ */
 struct backoff {
 	unsigned spins;
-	unsigned polls;		/* backoff_wait: rounds of local spinning so far */
-#if CASLIST_DEBUG_ON
-	const void *link;		/* the link waited on since t0 */
-	unsigned long long t0_ms;	/* 0: clock not started */
-	bool told;			/* diagnostic printed for this link */
-#endif
+	unsigned short polls;	/* backoff_wait: rounds of local spinning so far */
+	unsigned short armed;	/* backoff_wait: this wait owns the watch state */
 };
-#if CASLIST_DEBUG_ON
-#define BACKOFF_INIT { BACKOFF_MIN, 0, NULL, 0, false }
-#else
-#define BACKOFF_INIT { BACKOFF_MIN, 0 }
-#endif
+#define BACKOFF_INIT { BACKOFF_MIN, 0, 0 }
 
 static inline void cpu_relax(void)
 {
@@ -147,35 +149,49 @@ static inline void backoff(struct backoff *b)
 		backoff_yield();
 }
 
-#if CASLIST_DEBUG_ON
 static inline unsigned long long backoff_now_ms(void)
 {
 	return backoff_now_ns() / 1000000u;
 }
-#endif
+
+/*
+ * The stuck-wait watch (every build), per thread (per translation unit in
+ * inline mode, like the crowding hint): the link this thread's current
+ * wait is on, when that wait started yielding on it, and whether it has
+ * reported.  Not shared: no atomics.
+ */
+struct backoff_watch_state {
+	const void *link;
+	unsigned long long t0_ms;
+	bool told;
+};
+static _Thread_local struct backoff_watch_state backoff_ws __attribute__((unused));
+
+/*
+ * Called only from the yielding phase of a wait: start the clock when this
+ * wait first gets here or moves to another link; past caslist__stuck_ms(),
+ * say so once (the waiter keeps waiting).
+ */
+static inline void backoff_watch(struct backoff *b, const void *link, const char *op)
+{
+	unsigned long long now = backoff_now_ms();
+
+	if (!b->armed || backoff_ws.link != link) {
+		b->armed = 1;
+		backoff_ws.link = link;
+		backoff_ws.t0_ms = now;
+		backoff_ws.told = false;
+	} else if (!backoff_ws.told && now - backoff_ws.t0_ms > caslist__stuck_ms()) {
+		backoff_ws.told = true;
+		caslist__stuck(link, op, (unsigned long)(now - backoff_ws.t0_ms));
+	}
+}
 
 /* One round of waiting for the lock of LINK, by operation OP. */
 static inline void backoff_wait(struct backoff *b, const void *link, const char *op)
 {
-#if CASLIST_DEBUG_ON
-	if (b->link != link) {		/* a new link: restart the clock */
-		b->link = link;
-		b->t0_ms = 0;
-		b->told = false;
-	}
-	if (b->spins >= CROWDED_MAX && !b->told) {
-		unsigned long long now = backoff_now_ms();
-
-		if (b->t0_ms == 0) {
-			b->t0_ms = now;
-		} else if (now - b->t0_ms > caslist__stuck_ms()) {
-			b->told = true;
-			caslist__stuck(link, op, (unsigned long)(now - b->t0_ms));
-		}
-	}
-#endif
-	(void)link;
-	(void)op;
+	if (b->spins >= backoff_cap())
+		backoff_watch(b, link, op);
 	/* Local spinning first: one PAUSE per round, and the caller re-reads
 	 * the word (a load: the line stays shared until the holder's store),
 	 * so a short critical section is seen ending at once; exponential

@@ -23,23 +23,26 @@ static inline uintptr_t batch_word(const struct caslist_batch *b)
 /*
  * [S13] queue n: L(n) (ENOENT if n is not linked), wait for L(pred) as a
  * delete ([S6], rules R2/R3), unlink leaving n's word = b|BATCH_TAG.  From
- * the unlink on, n is in no list and owned by b.
+ * the unlink on, n is in no list and QUEUED: owned by b's thread until
+ * the flush (or a cancel).  When L(n) cannot be had, the result comes from
+ * the unlinked value that link_lock saw (never a second load: by then
+ * another thread's flush may have linked n again, or its pop taken it):
+ * queued in this batch (CASLIST_BATCH_QUEUED), in another (CASLIST_OK:
+ * the node is on its way to a head), else CASLIST_ENOENT.
  */
 int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 			    struct caslist_node *n)
 {
 	node_t *s, *p;
+	uintptr_t seen;
 
 	CASLIST_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
 			"the batch holds nodes for another list (flush it first)");
-	s = link_lock_prefetch_op(n, "caslist_batch_move_head");
+	s = link_lock_prefetch_seen(n, &seen, "caslist_batch_move_head");
 	if (s == NULL) {
-		/* Relaxed: a snapshot that only picks the return code. */
-		uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
-
-		CASLIST_REQUIRE(v != batch_word(b), "caslist_batch_move_head", n,
-				"node is already queued in this batch");
-		return w_batched(v) ? CASLIST_OK : CASLIST_ENOENT;
+		if (seen == batch_word(b))
+			return CASLIST_BATCH_QUEUED;
+		return w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
 	}
 	p = link_lock_prev_op(n, "caslist_batch_move_head");
 	link_unlink_to_batch(p, n, s, batch_word(b), "caslist_batch_move_head");
@@ -52,7 +55,7 @@ int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 
 /*
  * Many nodes: exactly the calls caslist_batch_move_head(b, l, nodes[i]) in
- * order, but a window of nodes at a time is first fetched in three passes
+ * order (a node already queued in b is skipped, as that call does), but a window of nodes at a time is first fetched in three passes
  * - every node's line, then (from each node's next and prev words, read
  * relaxed: hints only) the lines of its neighbours, then the removals -
  * so the misses of a whole window overlap instead of each removal waiting
@@ -103,4 +106,24 @@ void caslist_batch_flush(struct caslist_batch *b)
 	for (unsigned i = k - 1; i > 0; i--)
 		link_unlock(b->node[i], b->node[i - 1]);
 	b->n = 0;
+}
+
+/*
+ * [S15] cancel: the queued nodes become OWNED by the caller, in no list
+ * (link_own_node: POISON, as a removal leaves them), and the batch is
+ * empty.  Only the batch's thread writes those words while they are
+ * queued (every other thread sees "not linked" and writes nothing), so a
+ * plain store is enough; release as in link_poison.
+ */
+size_t caslist_batch_cancel(struct caslist_batch *b, struct caslist_node **out)
+{
+	unsigned k = b->n;
+
+	for (unsigned i = 0; i < k; i++) {
+		link_own_node(b->node[i]);
+		if (out != NULL)
+			out[i] = b->node[i];
+	}
+	b->n = 0;
+	return k;
 }

@@ -25,7 +25,7 @@ unsigned long caslist__stuck_ms(void)
 	if (v == 0) {
 		const char *e = getenv("CASLIST_STUCK_MS");
 
-		v = e != NULL && atol(e) > 0 ? (unsigned long)atol(e) : 1000;
+		v = e != NULL && atol(e) > 0 ? (unsigned long)atol(e) : 5000;
 		atomic_store_explicit(&ms, v, memory_order_relaxed);
 	}
 	return v;
@@ -41,11 +41,15 @@ void caslist__stuck(const void *link, const char *waiter, unsigned long waited_m
 	const char *op = atomic_load_explicit(&h->op, memory_order_relaxed);
 	uintptr_t l2 = atomic_load_explicit(&h->link, memory_order_relaxed);
 
-	if (l1 != (uintptr_t)link || l2 != l1 || op == NULL)
+	if (!CASLIST_DEBUG_ON)
+		op = "an unrecorded operation (configure --enable-debug to record holders)";
+	else if (l1 != (uintptr_t)link || l2 != l1 || op == NULL)
 		op = "an unrecorded operation (its slot was reused)";
 	fprintf(stderr,
 		"caslist: stuck link %p: locked by %s; %s has waited %lu ms and keeps waiting"
-		" (a thread that died holding a link leaves it locked)\n",
+		" (likely causes: a node freed or overwritten while linked, a list or node"
+		" not initialised, a signal handler re-entering the list - the operations"
+		" are not async-signal-safe - or a thread that died holding the link)\n",
 		link, op, waiter, waited_ms);
 	fflush(stderr);
 }

@@ -9,13 +9,13 @@
  * cutting at a node that is not linked, and a neighbour link that does not
  * point back (next->prev != self) seen while holding the link's lock.
  *
- * Stuck links (CASLIST_DEBUG only): every link-lock acquisition records
- * the operation that took it in a striped side table keyed by the link's
- * address (caslist__note_lock).  A waiter that has waited for one link
- * longer than CASLIST_STUCK_MS milliseconds (environment; default 1000)
- * prints one line naming the link and the recorded holder, then keeps
- * waiting (backoff_wait in backoff.h).  A thread that dies holding a link
- * lock leaves it locked, like any lock: the diagnostic is how you find it.
+ * Stuck links (every build): a waiter that has waited for one link longer
+ * than CASLIST_STUCK_MS milliseconds (environment; default 5000) prints
+ * one line naming the link, itself, the holder and the likely causes, then
+ * keeps waiting (backoff_wait in backoff.h).  Debug builds also record, at
+ * every link-lock acquisition, the operation that took it, in a striped
+ * side table keyed by the link's address (caslist__note_lock), so the line
+ * names the holder; release builds say the holder is not recorded.
  */
 #ifndef CASLIST_LIB_DEBUG_H
 #define CASLIST_LIB_DEBUG_H
@@ -98,11 +98,13 @@ static inline void caslist__note_lock(const void *link, const char *op)
 	(void)op;
 }
 
-/* Milliseconds a waiter waits on one link before it reports (once). */
-unsigned long caslist__stuck_ms(void);
-/* Cold reporter: one line on stderr naming LINK, its recorded holder and
- * the waiting operation WAITER.  Returns (the waiter keeps waiting). */
-__attribute__((cold)) void caslist__stuck(const void *link, const char *waiter,
-					  unsigned long waited_ms);
+/* Milliseconds a waiter waits on one link before it reports (once).
+ * Exported, as caslist__stuck: inline-mode callers wait too. */
+CASLIST_API unsigned long caslist__stuck_ms(void);
+/* Cold reporter: one line on stderr naming LINK, its recorded holder (debug
+ * builds), the waiting operation WAITER and the likely causes.  Returns
+ * (the waiter keeps waiting). */
+__attribute__((cold)) CASLIST_API void caslist__stuck(const void *link, const char *waiter,
+						      unsigned long waited_ms);
 
 #endif /* CASLIST_LIB_DEBUG_H */

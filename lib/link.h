@@ -11,7 +11,14 @@
  *                private chain owned by one thread)
  *   S | LOCK     L(x) held; S is still the successor the abstract list has
  *                until the holder's unlock store (linearization point)
- *   0 / POISON   x is not linked (never linked / removed)
+ *   0            FRESH: never linked, or re-initialised by its owner
+ *                (caslist_node_init); anyone may add it, racing touches
+ *                elect one adder
+ *   POISON       OWNED: taken off a list by a pop, delete, cut (the
+ *                chain's last node) or free-list take; only the thread
+ *                that took it may add it again, re-initialise or free it
+ *                (a touch adds nothing: CASLIST_TOUCH_GONE)
+ *   b|BATCH_TAG  QUEUED in batch b: owned by b's thread until flush/cancel
  * L(x) protects x->next and succ(x)->prev.  x->prev read without L(pred)
  * is only a hint: every use of it is validated by a CAS on pred->next
  * that expects x, which can succeed only if pred is x's predecessor now.
@@ -47,6 +54,9 @@ static inline bool w_unlinked(uintptr_t w)
 {
 	return w == 0 || w == CASLIST_POISON_NEXT || w_batched(w);
 }
+/* The two unlinked states a touch tells apart (doc/protocol.md section 1). */
+static inline bool w_fresh(uintptr_t w) { return w == 0; }
+static inline bool w_owned(uintptr_t w) { return w == CASLIST_POISON_NEXT; }
 
 /*
  * The head flag.  A list head's own prev word always carries HEAD_FLAG
@@ -60,6 +70,9 @@ static inline bool w_unlinked(uintptr_t w)
  * is excluded explicitly.
  */
 #define HEAD_FLAG ((uintptr_t)2)
+
+/* The one message for a list that was never initialised (every check). */
+#define NOT_INIT "list is not initialised (caslist_init or CASLIST_LIST_INIT)"
 
 static inline bool prev_is_head(uintptr_t pv)
 {
@@ -129,18 +142,24 @@ static inline bool link_trylock_op(node_t *x, node_t **succ, const char *op)
 }
 
 /*
- * [L1] link_lock - wait for L(x) (link_lock_from: starting from a value of
- * x->next the caller already loaded).  Returns succ(x), or NULL if x is (or becomes)
- * not linked.  Orders as link_trylock; a failed CAS is relaxed (no data is
- * read on that path).  Caller obeys the lock order (see link_lock_prev).
+ * [L1] link_lock - wait for L(x) (link_lock_from: starting from the value
+ * *vp of x->next the caller already loaded).  Returns succ(x), or NULL if
+ * x is (or becomes) not linked; then *vp is the unlinked value that said
+ * so (fresh, owned or queued: callers that report which one use it, never
+ * a second load, which could see a later state).  Orders as
+ * link_trylock; a failed CAS is relaxed (no data is read on that path).
+ * Caller obeys the lock order (see link_lock_prev).
  */
-static inline node_t *link_lock_from(node_t *x, uintptr_t v, const char *op)
+static inline node_t *link_lock_from(node_t *x, uintptr_t *vp, const char *op)
 {
 	struct backoff b = BACKOFF_INIT;
+	uintptr_t v = *vp;
 
 	for (;;) {
-		if (w_unlinked(v))
+		if (w_unlinked(v)) {
+			*vp = v;
 			return NULL;
+		}
 		if (!w_locked(v) &&
 		    atomic_compare_exchange_weak_explicit(&x->next, &v, v | LOCK,
 							  memory_order_acquire,
@@ -157,7 +176,9 @@ static inline node_t *link_lock_from(node_t *x, uintptr_t v, const char *op)
 
 static inline node_t *link_lock_op(node_t *x, const char *op)
 {
-	return link_lock_from(x, atomic_load_explicit(&x->next, memory_order_relaxed), op);
+	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
+
+	return link_lock_from(x, &v, op);
 }
 
 /*
@@ -215,7 +236,18 @@ static inline uintptr_t link_prefetch_nbrs(const node_t *x)
 
 static inline node_t *link_lock_prefetch_op(node_t *x, const char *op)
 {
-	return link_lock_from(x, link_prefetch_nbrs(x), op);
+	uintptr_t v = link_prefetch_nbrs(x);
+
+	return link_lock_from(x, &v, op);
+}
+
+/* link_lock_prefetch_op that also returns, in *seen, the unlinked value
+ * that made it return NULL (batch_move_head tells "queued elsewhere" from
+ * "not linked" by it). */
+static inline node_t *link_lock_prefetch_seen(node_t *x, uintptr_t *seen, const char *op)
+{
+	*seen = link_prefetch_nbrs(x);
+	return link_lock_from(x, seen, op);
 }
 
 /*
@@ -452,7 +484,7 @@ static inline node_t *link_lock_head(node_t *h, const char *op)
 {
 	node_t *f = link_lock_op(h, op);
 
-	CASLIST_REQUIRE(f != NULL, op, h, "list is not initialised (caslist_init)");
+	CASLIST_REQUIRE(f != NULL, op, h, NOT_INIT);
 	return f;
 }
 
@@ -508,14 +540,32 @@ static inline void link_init_head(node_t *h)
 }
 
 /*
- * link_init_node - mark n as never linked.  Relaxed: as link_init_head.
- * Atomic stores (not atomic_init) so a stale CAS from another thread on
- * recycled memory is not a data race.
+ * link_init_node - make n FRESH: next 0 (anyone may add it; racing touches
+ * elect one adder), prev POISON_PREV (so an initialised node is never
+ * mistaken for zeroed memory: see check_pos in list_ops.h).  Atomic
+ * stores (not atomic_init) so a stale CAS from another thread on recycled
+ * memory is not a data race.  prev relaxed, next release: an owner that
+ * re-initialises a node hands it to whoever claims it next, and the
+ * release pairs with the acquire of that claim (link_claim), so the
+ * claimer's insert follows every write the owner made to the object.
  */
 static inline void link_init_node(node_t *n)
 {
-	atomic_store_explicit(&n->next, 0, memory_order_relaxed);
-	atomic_store_explicit(&n->prev, 0, memory_order_relaxed);
+	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
+	atomic_store_explicit(&n->next, 0, memory_order_release);
+}
+
+/*
+ * link_own_node - make n OWNED (next POISON_NEXT, prev POISON_PREV), as a
+ * removal leaves it: for a node its thread holds outside every list by
+ * other means (a free-list take walking a cut chain, a cancelled batch).
+ * The caller already owns n.  Release on next: as link_poison (a reader
+ * that sees POISON sees the poisoned prev).
+ */
+static inline void link_own_node(node_t *n)
+{
+	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
+	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_release);
 }
 
 /*
@@ -538,11 +588,12 @@ static inline void link_chain(node_t *a, node_t *b)
 #define CLAIMED (CASLIST_POISON_NEXT | LOCK)
 
 /*
- * link_claim - one attempt to claim unlinked n: CAS n->next from *v (an
- * unlinked value the caller read) to CLAIMED.  On failure *v is the value
- * seen.  Acquire on success: pairs with the release in link_poison of n's
- * remover (its writes to n precede our insert).  Relaxed on failure: the
- * caller re-decides from *v.
+ * link_claim - one attempt to claim FRESH n: CAS n->next from *v (0, the
+ * value the caller read) to CLAIMED.  Only a fresh node is ever claimed:
+ * an OWNED one (POISON) belongs to its remover.  On failure *v is the
+ * value seen.  Acquire on success: pairs with the release in
+ * link_init_node (the owner that made n fresh again: its writes to n
+ * precede our insert).  Relaxed on failure: the caller re-decides from *v.
  */
 static inline bool link_claim(node_t *n, uintptr_t *v, const char *op)
 {
@@ -559,8 +610,10 @@ static inline bool link_claim(node_t *n, uintptr_t *v, const char *op)
  *  1. s->prev = h (ours under L(last); release).
  *  2. first->prev = 0: the chain start (first is ours from here; release).
  *  3. h->next = s - link_unlock (release): linearization point.
- *  4. last->next = 0 - the chain end; consumes L(last).  Release: pairs
- *     with chain_next/iter_next acquire of the chain's owner.
+ *  4. last->next = POISON - the chain end, OWNED (a touch of it adds
+ *     nothing; removers see "not linked"); consumes L(last).  last->prev
+ *     keeps its chain predecessor (a later splice needs it).  Release:
+ *     pairs with chain_next/iter_next acquire of the chain's owner.
  */
 static inline void link_cut_locked(node_t *h, node_t *first, node_t *last, node_t *s,
 				   const char *op)
@@ -568,7 +621,7 @@ static inline void link_cut_locked(node_t *h, node_t *first, node_t *last, node_
 	set_prev_checked(s, h, last, op);
 	set_prev_new(first, NULL);
 	link_unlock(h, s);
-	atomic_store_explicit(&last->next, 0, memory_order_release);
+	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_release);
 }
 
 #endif /* CASLIST_LIB_LINK_H */

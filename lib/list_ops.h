@@ -46,7 +46,22 @@ static inline void check_list(const node_t *h, const char *op)
 {
 	/* Relaxed: the head word is 0 only if nobody ever initialised it. */
 	CASLIST_REQUIRE(atomic_load_explicit(&h->next, memory_order_relaxed) != 0, op, h,
-			"list is not initialised (caslist_init)");
+			NOT_INIT);
+}
+
+/*
+ * A position (add_after, add_near) that is not linked: ENOENT, unless its
+ * words are both 0 - zeroed memory that nobody initialised, which is what
+ * an uninitialised list's head looks like (caslist_node_init leaves prev
+ * POISON_PREV, removals leave both words poisoned).  Relaxed: a snapshot
+ * taken only on the ENOENT path, to pick abort over a return code.
+ */
+static inline int pos_gone(const node_t *pos, const char *op)
+{
+	CASLIST_REQUIRE(atomic_load_explicit(&pos->next, memory_order_relaxed) != 0 ||
+				atomic_load_explicit(&pos->prev, memory_order_relaxed) != 0,
+			op, pos, NOT_INIT ", or the position is a node never initialised");
+	return CASLIST_ENOENT;
 }
 
 static inline void caslist__init(struct caslist_list *l)
@@ -67,6 +82,7 @@ static inline bool caslist__empty(const struct caslist_list *l)
 	 * word still names the first node of the abstract list. */
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_acquire);
 
+	CASLIST_REQUIRE(v != 0, "caslist_empty", h, NOT_INIT);
 	return node_of(v) == h;
 }
 
@@ -89,7 +105,7 @@ static inline node_t *lock_tail(node_t *h, const char *op)
 			return t;
 		if (!prev_valid(t))
 			check_list(h, op);
-		backoff(&b);
+		backoff_wait(&b, h, op);
 	}
 }
 
@@ -145,7 +161,7 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 	check_addable(n, "caslist_add_after");
 	s = link_lock_op(pos, "caslist_add_after");
 	if (s == NULL)
-		return CASLIST_ENOENT;
+		return pos_gone(pos, "caslist_add_after");
 	link_insert_locked(pos, s, n, n, "caslist_add_after");
 	return CASLIST_OK;
 }
@@ -177,8 +193,8 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		}
 		/* Relaxed: only decides whether to give up; no data follows. */
 		if (w_unlinked(atomic_load_explicit(&pos->next, memory_order_relaxed)))
-			return CASLIST_ENOENT;
-		backoff(&b);
+			return pos_gone(pos, "caslist_add_near");
+		backoff_wait(&b, pos, "caslist_add_near");
 	}
 }
 
@@ -237,28 +253,35 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 }
 
 /*
- * [S12] touch: move n to the head if it is linked, else add it at the head,
- * with exactly one winner when several threads race to add the same
- * unlinked node.  The claim is one CAS on n->next from its unlinked value
- * (0 or POISON) to CLAIMED, a locked word: to everyone else n now looks
- * linked and busy (link_lock waits on it, a second claim fails), which is
- * the "in transit" state of move_head.  The winner then takes L(head) and
- * inserts (insert step 1 overwrites CLAIMED with the real successor,
- * still locked).  A loser moves n instead: its link_lock(n) waits until
- * the winner's insert is complete.  If n is removed again in between
- * (a pop or del), the move reports ENOENT and the loop claims again.
+ * [S12] touch: move n to the head if it is linked, add it at the head if
+ * it is FRESH, and leave it alone if it is OWNED (doc/protocol.md section
+ * 1, node states), with exactly one winner when several threads race to
+ * add the same fresh node.  The claim is one CAS on n->next from 0 to
+ * CLAIMED, a locked word: to everyone else n now looks linked and busy
+ * (link_lock waits on it, a second claim fails), which is the "in
+ * transit" state of move_head.  The winner then takes L(head) and inserts
+ * (insert step 1 overwrites CLAIMED with the real successor, still
+ * locked).  A loser moves n instead: its link_lock(n) waits until the
+ * winner's insert is complete.  If n is removed in between (a pop or
+ * del), the move reports ENOENT and the loop looks again: now n is OWNED
+ * by its remover, and touch returns CASLIST_TOUCH_GONE without writing -
+ * it never brings back a node somebody took (rule O1).  A node QUEUED in
+ * a batch is on its way to a head: CASLIST_OK.
  */
 static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 {
 	node_t *h = head_of(l);
-	/* Relaxed: a guess at the unlinked value; the CAS decides. */
+	/* Relaxed: a guess at the unlinked value; the CAS decides, and an
+	 * OWNED answer orders nothing (touch then writes nothing). */
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 
 	CASLIST_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
 	for (;;) {
+		if (w_owned(v))		/* taken by a remover: theirs */
+			return CASLIST_TOUCH_GONE;
 		if (w_batched(v))	/* queued in a batch: on its way to a head */
 			return CASLIST_OK;
-		if (w_unlinked(v)) {
+		if (w_fresh(v)) {
 			if (link_claim(n, &v, "caslist_touch")) {
 				node_t *f = link_lock_head(h, "caslist_touch");
 
@@ -297,7 +320,7 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 			return f;
 		}
 		link_unlock(h, f);
-		backoff(&b);
+		backoff_wait(&b, f, "caslist_pop_head");
 	}
 }
 
@@ -327,7 +350,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 			link_unlink_locked(p, t, h, "caslist_pop_tail");
 			return t;
 		}
-		backoff(&b);
+		backoff_wait(&b, h, "caslist_pop_tail");
 	}
 }
 
@@ -401,8 +424,12 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 		backoff_wait(&b, *cur, "caslist_iter_next");
 		v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
 	}
-	if (w_unlinked(v))
+	if (w_unlinked(v)) {
+		/* The head is never unlinked: 0 there is a list never
+		 * initialised, and EAGAIN would restart the walk for ever. */
+		CASLIST_REQUIRE(*cur != h, "caslist_iter_next", h, NOT_INIT);
 		return CASLIST_EAGAIN;
+	}
 	if (node_of(v) == h)
 		return 0;
 	/* Another list's head: the cursor's node moved to that list while

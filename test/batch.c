@@ -25,6 +25,7 @@ static struct caslist_list L[2];
 static struct caslist_node node[MAXN];
 static int model[2][MAXN], mlen[2];
 static int where[MAXN];		/* 0, 1: on that list; -1: unlinked; 2: queued */
+static int owned[MAXN];		/* unlinked and OWNED (a removal took it), else FRESH */
 static int q[CASLIST_BATCH_MAX], qn, ql;	/* the batch's model */
 
 static int idx(const struct caslist_node *n)
@@ -52,6 +53,7 @@ static void mdel(int id)
 			break;
 		}
 	where[id] = -1;
+	owned[id] = 1;
 }
 
 static void mflush(void)
@@ -91,6 +93,7 @@ static void reset(void)
 	for (int i = 0; i < MAXN; i++) {
 		caslist_node_init(&node[i]);
 		where[i] = -1;
+		owned[i] = 0;
 	}
 	qn = 0;
 }
@@ -100,9 +103,9 @@ static int mq(struct caslist_batch *b, int l, int id)
 {
 	int rc;
 
-	if (where[id] == 2)	/* queued here already: that is misuse (test/misuse) */
-		return 1;
 	rc = caslist_batch_move_head(b, &L[l], &node[id]);
+	if (where[id] == 2)	/* queued here already: nothing done */
+		return rc == CASLIST_BATCH_QUEUED;
 	if (where[id] == 0 || where[id] == 1) {
 		mdel(id);
 		where[id] = 2;
@@ -211,6 +214,35 @@ int main(int argc, char **argv)
 	caslist_batch_flush(&b);
 	mflush();
 	tap_ok(same() && model[1][0] == 0, "a batch of one node");
+	/* a batch ends by cancel: its nodes become the caller's (OWNED) */
+	{
+		struct caslist_node *out[CASLIST_BATCH_MAX];
+		size_t got;
+
+		tap_ok(mq(&b, 0, 3) && mq(&b, 0, 5) && same(), "queue two nodes");
+		tap_ok(caslist_batch_move_head(&b, &L[0], &node[3]) == CASLIST_BATCH_QUEUED &&
+			       b.n == 2 && same(),
+		       "queueing a node again in the same batch: CASLIST_BATCH_QUEUED, nothing done");
+		got = caslist_batch_cancel(&b, out);
+		ok = got == 2 && out[0] == &node[3] && out[1] == &node[5] && b.n == 0;
+		for (int i = 0; i < qn; i++) {
+			where[q[i]] = -1;
+			owned[q[i]] = 1;
+		}
+		qn = 0;
+		tap_ok(ok && same(), "cancel returns the queued nodes in order and empties the batch");
+		tap_ok(caslist_touch(&L[1], &node[3]) == CASLIST_TOUCH_GONE &&
+			       caslist_move_head(&L[1], &node[5]) == CASLIST_ENOENT &&
+			       !caslist_del_if_linked(&node[5]) && same(),
+		       "a cancelled node is OWNED: touch adds nothing, removers see it unlinked");
+		caslist_add_head(&L[1], &node[3]);
+		mins(1, 0, 3);
+		caslist_node_init(&node[5]);
+		owned[5] = 0;
+		tap_ok(caslist_touch(&L[1], &node[5]) == CASLIST_TOUCH_ADDED && (mins(1, 0, 5), same()),
+		       "its owner may add it, or re-initialise it for a touch to add");
+		tap_ok(caslist_batch_cancel(&b, NULL) == 0, "cancel of an empty batch");
+	}
 
 	/* ---- random: batch ops among list ops, the model after each ---- */
 	reset();
@@ -247,7 +279,10 @@ int main(int argc, char **argv)
 			mflush();
 		} else if (r < 70) {
 			if (where[id] == -1) {
-				caslist_node_init(&node[id]);
+				if (r & 1) {	/* the owner adds it: no re-init needed */
+					caslist_node_init(&node[id]);
+					owned[id] = 0;
+				}
 				caslist_add_tail(&L[l], &node[id]);
 				mins(l, mlen[l], id);
 			}
@@ -262,6 +297,8 @@ int main(int argc, char **argv)
 
 			if (was == 2) {
 				ok = rc == CASLIST_OK;
+			} else if (was == -1 && owned[id]) {
+				ok = rc == CASLIST_TOUCH_GONE;	/* adds nothing */
 			} else {
 				ok = rc == (was == -1 ? CASLIST_TOUCH_ADDED : CASLIST_OK);
 				if (was != -1)

@@ -100,6 +100,7 @@ static void pop_tail_uninit_list(void)
 	caslist_pop_tail(&Z);
 }
 
+
 static struct caslist_batch B;
 
 static void batch_two_lists(void)
@@ -111,12 +112,18 @@ static void batch_two_lists(void)
 	caslist_batch_move_head(&B, &M, &b);	/* B holds a for L */
 }
 
+/* Allowed: queueing a node twice in one batch does nothing the second
+ * time (CASLIST_BATCH_QUEUED); the batch then flushes it once. */
 static void batch_twice(void)
 {
 	caslist_batch_init(&B);
 	caslist_add_tail(&L, &a);
-	caslist_batch_move_head(&B, &L, &a);
-	caslist_batch_move_head(&B, &L, &a);
+	if (caslist_batch_move_head(&B, &L, &a) != CASLIST_OK ||
+	    caslist_batch_move_head(&B, &L, &a) != CASLIST_BATCH_QUEUED || B.n != 1)
+		fprintf(stderr, "second queueing was not CASLIST_BATCH_QUEUED\n");
+	caslist_batch_flush(&B);
+	if (caslist_check(&L, 10, NULL) != 0 || !caslist_node_linked(&a))
+		fprintf(stderr, "the node is not back on the list once\n");
 }
 
 static void add_queued(void)
@@ -126,6 +133,60 @@ static void add_queued(void)
 	caslist_batch_move_head(&B, &L, &a);
 	caslist_add_head(&M, &a);		/* a belongs to the batch */
 }
+
+/* Every other operation on a list never initialised: one message. */
+static struct caslist_fl ZF;	/* zeroed, never caslist_fl_init'ed */
+static struct caslist_node *zcur;
+static struct caslist_fl_batch zfb;
+static struct caslist_fl_builder zbld;
+static struct caslist_fl_cache zcache;
+static void z_empty(void) { (void)caslist_empty(&Z); }
+static void z_iter(void) { zcur = &Z.head; (void)caslist_iter_next(&Z, &zcur); }
+static void z_add_after(void) { (void)caslist_add_after(&Z.head, &a); }
+static void z_add_near(void) { (void)caslist_add_near(&Z.head, &a); }
+static void z_pop_head(void) { (void)caslist_pop_head(&Z); }
+static void z_splice_head(void) { caslist_splice_head(&Z, &a, &a); }
+static void z_splice_tail(void) { caslist_splice_tail(&Z, &a, &a); }
+static void z_move_head(void) { caslist_add_tail(&L, &a); (void)caslist_move_head(&Z, &a); }
+static void z_touch(void) { (void)caslist_touch(&Z, &a); }
+static void z_cut(void) { caslist_add_tail(&L, &a); (void)caslist_cut_front(&Z, &a); }
+static void z_flush(void)
+{
+	caslist_batch_init(&B);
+	caslist_add_tail(&L, &a);
+	caslist_batch_move_head(&B, &Z, &a);
+	caslist_batch_flush(&B);
+}
+static void z_fl_put(void) { caslist_fl_put(&ZF, &x); }
+static void z_fl_take(void) { (void)caslist_fl_take(&ZF, 1, &zfb); }
+static void z_fl_remove(void) { (void)caslist_fl_remove(&ZF, &x); }
+static void z_fl_build(void) { caslist_fl_build_begin(&ZF, &zbld); }
+static void z_fl_cache_put(void) { caslist_fl_cache_put(&ZF, &zcache, &x); }
+static void z_fl_scan(void) { caslist_fl_scan_begin(&ZF); }
+
+static const struct {
+	void (*fn)(void);
+	const char *op;
+	int fl;		/* 1: the message names the free list, not Z */
+} zcases[] = {
+	{ z_empty, "caslist_empty", 0 },
+	{ z_iter, "caslist_iter_next", 0 },
+	{ z_add_after, "caslist_add_after", 0 },
+	{ z_add_near, "caslist_add_near", 0 },
+	{ z_pop_head, "caslist_pop_head", 0 },
+	{ z_splice_head, "caslist_splice_head", 0 },
+	{ z_splice_tail, "caslist_splice_tail", 0 },
+	{ z_move_head, "caslist_move_head", 0 },
+	{ z_touch, "caslist_touch", 0 },
+	{ z_cut, "caslist_cut_front", 0 },
+	{ z_flush, "caslist_batch_flush", 0 },
+	{ z_fl_put, "caslist_fl_put", 1 },
+	{ z_fl_take, "caslist_fl_take", 1 },
+	{ z_fl_remove, "caslist_fl_remove", 1 },
+	{ z_fl_build, "caslist_fl_build_begin", 1 },
+	{ z_fl_cache_put, "caslist_fl_cache_put", 1 },
+	{ z_fl_scan, "caslist_fl_scan_begin", 1 },
+};
 
 static void touch_head(void)
 {
@@ -450,7 +511,10 @@ static const char *const sites[] = {
 	"lib/list_ops.h: CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
 	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
 	"lib/batch.c: CASLIST_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
-	"lib/batch.c: CASLIST_REQUIRE(v != batch_word(b), \"caslist_batch_move_head\"",
+	"lib/list_ops.h: CASLIST_REQUIRE(v != 0, \"caslist_empty\"",
+	"lib/list_ops.h: CASLIST_REQUIRE(*cur != h, \"caslist_iter_next\"",
+	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&pos->next",
+	"lib/freelist.c: CASLIST_REQUIRE(atomic_load_explicit(&fl->list.head.next",
 	"lib/link.h: CASLIST_REQUIRE(f != NULL, op, h",
 	"lib/list_ops.h: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_move_head\"",
@@ -537,8 +601,14 @@ int main(void)
 	/* batches (every build) */
 	tap_ok(aborts(batch_two_lists, "caslist_batch_move_head", &B, "another list"),
 	       "a batch holding nodes for one list, used for another, aborts");
-	tap_ok(aborts(batch_twice, "caslist_batch_move_head", &a, "already queued in this batch"),
-	       "a node queued twice in one batch aborts");
+	tap_ok(runs_clean(batch_twice),
+	       "a node queued twice in one batch: CASLIST_BATCH_QUEUED, flushed once");
+	for (size_t i = 0; i < sizeof(zcases) / sizeof(zcases[0]); i++)
+		tap_ok(aborts(zcases[i].fn, zcases[i].op, zcases[i].fl ? (void *)&ZF : (void *)&Z.head,
+			      zcases[i].fl ? "free list is not initialised (caslist_fl_init)"
+					   : "list is not initialised"),
+		       "%s on a %s never initialised aborts naming it", zcases[i].op,
+		       zcases[i].fl ? "free list" : "list");
 	tap_ok(aborts(add_queued, "caslist_add_head", &a, "queued in a batch"),
 	       "a plain add of a node queued in a batch aborts");
 	/* caslist_del */

@@ -19,18 +19,40 @@
  *  - Many lists: nodes may move between any number of lists at any time
  *    (move_head from another list, or remove then add elsewhere); every
  *    operation is deadlock-free across lists (doc/protocol.md section 3).
- *  - Ownership rule: a node that is not linked belongs to one thread.  Only
- *    the removal functions (caslist_del_if_linked, caslist_move_head,
- *    caslist_add_after/near with it as position) and caslist_touch may be
- *    called on a node that another thread may be removing or adding; they
- *    report CASLIST_ENOENT if it is gone (touch adds it), provided the node
- *    is not put into a private chain while those calls are in flight (chain
- *    nodes are indistinguishable from linked ones without touching every
- *    node, which O(1) cut/splice must not do).
- *  - The nodes strictly inside a segment being cut (caslist_cut_front) must
- *    not be targeted by pointer by other threads during the cut.
+ *  - Node states (doc/protocol.md section 1 has the full table):
+ *      FRESH   never added, or re-initialised by caslist_node_init: anyone
+ *              may add it; of several racing caslist_touch calls exactly
+ *              one adds it.
+ *      LINKED  on a list (in transit between lists counts as linked).
+ *      OWNED   taken off by a successful pop, caslist_del,
+ *              caslist_del_if_linked, the last node of a cut, a free-list
+ *              take or a batch cancel: it belongs to the thread that took
+ *              it.  Only that thread may add it again (add_head, add_tail,
+ *              add_after, add_near, splice), re-initialise it (making it
+ *              FRESH, for others to touch) or free it.  caslist_touch on
+ *              an OWNED node adds nothing and returns CASLIST_TOUCH_GONE,
+ *              so a remover may free what it removed (after a grace
+ *              period: the memory rule) while other threads still touch it.
+ *      QUEUED  in a batch (caslist_batch_move_head): owned by the batch's
+ *              thread until caslist_batch_flush or caslist_batch_cancel.
+ *    Any thread may call caslist_touch, caslist_move_head,
+ *    caslist_del_if_linked, caslist_batch_move_head and
+ *    caslist_add_after/near (as position) on any node in any state; the
+ *    removals report CASLIST_ENOENT / false on a node that is not linked.
+ *  - Chains: the nodes of a private chain (built with caslist_chain_link,
+ *    or cut off with caslist_cut_front) look linked; only the chain's last
+ *    node is marked (OWNED after a cut).  Other threads must not target a
+ *    chain's other nodes by pointer while it is private - a cut is O(1)
+ *    and cannot mark them.  Lists whose nodes other threads reach by
+ *    pointer (an LRU with touch hits) isolate with pops, deletes or
+ *    batches, which mark every node.
+ *  - Not async-signal-safe: a signal handler must not operate on a list
+ *    (or node) that the interrupted code may be operating on.
  *  - Kept in every build (abort naming the operation): adding a node that
- *    is linked, and using a list that was never caslist_init'ed.
+ *    is linked, and using a list that was never initialised.  A wait on
+ *    one link longer than CASLIST_STUCK_MS milliseconds (environment,
+ *    default 5000) prints one line on stderr naming the link, the waiting
+ *    operation and the likely causes, and keeps waiting.
  */
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
@@ -86,7 +108,17 @@ struct caslist_list {
 #define CASLIST_EAGAIN (-2)	/* iteration lost its place: restart */
 #define CASLIST_NEAR_AFTER 0	/* caslist_add_near placed the node after pos */
 #define CASLIST_NEAR_BEFORE 1	/* ... before pos */
-#define CASLIST_TOUCH_ADDED 1	/* caslist_touch added the node (it was not linked) */
+#define CASLIST_TOUCH_ADDED 1	/* caslist_touch added the node (it was FRESH) */
+#define CASLIST_TOUCH_GONE 2	/* caslist_touch: the node is OWNED by a remover; nothing done */
+#define CASLIST_BATCH_QUEUED 1	/* caslist_batch_move_head: already queued in this batch */
+
+/*
+ * Static initializer: `static struct caslist_list l = CASLIST_LIST_INIT(l);`
+ * is an empty list, as after caslist_init(&l) (the head points to itself;
+ * its prev word carries the head flag, bit 1).
+ */
+#define CASLIST_LIST_INIT(name)                                                \
+	{ { (uintptr_t)&(name).head, (uintptr_t)&(name).head + 2u } }
 
 /* container_of for list nodes. */
 #define caslist_entry(ptr, type, member) \
@@ -94,9 +126,12 @@ struct caslist_list {
 
 /* ---- init and state (not concurrent with operations on the same object) */
 
-/** caslist_init - make @l an empty list. */
+/** caslist_init - make @l an empty list (or use CASLIST_LIST_INIT). */
 CASLIST_API void caslist_init(struct caslist_list *l);
-/** caslist_node_init - mark @n as not linked (required before first add). */
+/** caslist_node_init - make @n FRESH: not linked, and free for any thread
+ * to add (racing caslist_touch calls elect one adder).  Zeroed memory is
+ * FRESH too.  On an OWNED node only its owner may call it (it hands the
+ * node back to everyone); never on a linked or queued node. */
 CASLIST_API void caslist_node_init(struct caslist_node *n);
 
 /** caslist_empty - true if @l was empty at some instant during the call. */
@@ -105,7 +140,7 @@ CASLIST_API bool caslist_empty(const struct caslist_list *l);
  * at some instant during the call.  A snapshot, useful for assertions. */
 CASLIST_API bool caslist_node_linked(const struct caslist_node *n);
 
-/* ---- adding (@n must be unlinked and owned by the caller) ------------- */
+/* ---- adding (@n FRESH and known to the caller alone, or OWNED by it) -- */
 
 /** caslist_add_head - link @n first. Locks the head's link. */
 CASLIST_API void caslist_add_head(struct caslist_list *l, struct caslist_node *n);
@@ -123,28 +158,35 @@ CASLIST_API int caslist_add_near(struct caslist_node *pos, struct caslist_node *
 /* ---- removing ------------------------------------------------------ */
 
 /** caslist_del - remove @n, which the caller knows to be linked (it holds
- * the right to remove it).  Debug builds abort if @n is not linked.
- * Returns CASLIST_OK or CASLIST_ENOENT. */
+ * the right to remove it); @n is then OWNED by the caller.  Debug builds
+ * abort if @n is not linked.  Returns CASLIST_OK or CASLIST_ENOENT. */
 CASLIST_API int caslist_del(struct caslist_node *n);
 /** caslist_del_if_linked - remove @n if it is linked.  Several threads may
  * race to remove the same node (with each other, with pops, with
- * move_head): exactly one call removes it and returns true. */
+ * move_head): exactly one call removes it and returns true, and owns it
+ * (OWNED: touch will not bring it back). */
 CASLIST_API bool caslist_del_if_linked(struct caslist_node *n);
 /** caslist_move_head - LRU rotate: move linked @n to the front of @l in one
  * operation.  @n may be on @l or on any other list (active/inactive
  * promotion): it leaves its list and enters @l without ever being on two
- * lists.  Returns CASLIST_OK or CASLIST_ENOENT (n not linked). */
+ * lists.  Returns CASLIST_OK or CASLIST_ENOENT (n not linked: FRESH,
+ * OWNED or QUEUED; it adds nothing). */
 CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n);
 /** caslist_touch - move @n to the front of @l if it is linked (on any
- * list), else add it there.  Several threads may race to touch the same
- * unlinked node, with each other and with removals of it: exactly one
- * adds it and returns CASLIST_TOUCH_ADDED; the others see it linked and
- * move it (CASLIST_OK).  Where several threads may add the same node,
- * every one of them must add it with caslist_touch (a plain add of a
- * node another thread may be touching is a double add). */
+ * list); add it there if it is FRESH; do nothing if it is OWNED.
+ * Returns CASLIST_OK (moved, or QUEUED in a batch: on its way to a head),
+ * CASLIST_TOUCH_ADDED (it was FRESH and this call added it) or
+ * CASLIST_TOUCH_GONE (a pop or delete took it: it belongs to that thread,
+ * which may be freeing it).  Several threads may race to touch the same
+ * FRESH node, with each other and with removals of it: exactly one adds
+ * it; the others see it linked and move it.  A touch never brings back a
+ * node that a removal handed to its caller.  Where several threads may
+ * add the same FRESH node, every one of them must add it with
+ * caslist_touch (a plain add of a node another thread may be touching is
+ * a double add). */
 CASLIST_API int caslist_touch(struct caslist_list *l, struct caslist_node *n);
 /** caslist_pop_head / caslist_pop_tail - remove and return the first / last
- * node, or NULL if the list is empty. */
+ * node (now OWNED by the caller), or NULL if the list is empty. */
 CASLIST_API struct caslist_node *caslist_pop_head(struct caslist_list *l);
 CASLIST_API struct caslist_node *caslist_pop_tail(struct caslist_list *l);
 
@@ -165,7 +207,9 @@ CASLIST_API void caslist_splice_tail(struct caslist_list *l, struct caslist_node
 				     struct caslist_node *last);
 /** caslist_cut_front - cut the prefix first..@last off @l in O(1) (two link
  * locks, touching only first, @last and last's successor).  Returns first;
- * the cut chain ends at @last (caslist_chain_next(last) == NULL).
+ * the cut chain ends at @last (caslist_chain_next(last) == NULL), which is
+ * OWNED (a touch of it adds nothing); the chain belongs to the caller, and
+ * other threads must not target its other nodes by pointer.
  * Returns NULL if @last is not linked (removed by another thread, a race
  * the caller may lose).  @last must not be re-added to ANOTHER list while
  * the cut runs: that is caught (NULL; debug builds abort) when @l is empty
@@ -182,7 +226,13 @@ CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
  * flush, and is on no list meanwhile (a pop cannot evict it; removers see
  * it as not linked).  Any thread may target a queued node: removals
  * report ENOENT, caslist_touch reports it moved, a second batch_move_head
- * (another batch) reports CASLIST_OK.  A batch belongs to one thread. */
+ * (another batch) reports CASLIST_OK.  A batch belongs to one thread.
+ * A batch must END: every batch that holds nodes is flushed
+ * (caslist_batch_flush) or cancelled (caslist_batch_cancel) before its
+ * memory goes or its thread exits; until then its nodes are QUEUED, on no
+ * list, and nobody else can add them.  The library keeps no per-thread
+ * state and cannot do this for you: a batch kept in thread-local storage
+ * is flushed in a pthread key destructor. */
 
 #define CASLIST_BATCH_MAX 15	/* nodes per batch (the kernel's folio batch) */
 
@@ -197,9 +247,10 @@ CASLIST_API void caslist_batch_init(struct caslist_batch *b);
 /** caslist_batch_move_head - queue linked @n (on any list) in @b, for the
  * head of @l: @n is removed from its list now and reaches @l's head at the
  * next flush; a full batch flushes itself.  Returns CASLIST_OK (queued
- * here, or already queued in another thread's batch) or CASLIST_ENOENT
- * (n is not linked).  Aborts if @b holds nodes for another list, or if @n
- * is already queued in @b. */
+ * here, or already queued in another thread's batch),
+ * CASLIST_BATCH_QUEUED (already queued in @b: nothing done, so an LRU hit
+ * path needs no de-duplication) or CASLIST_ENOENT (n is not linked).
+ * Aborts if @b holds nodes for another list. */
 CASLIST_API int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 					struct caslist_node *n);
 /** caslist_batch_move_head_n - queue @k nodes in @b for the head of @l:
@@ -214,6 +265,11 @@ CASLIST_API size_t caslist_batch_move_head_n(struct caslist_batch *b, struct cas
 /** caslist_batch_flush - splice the queued nodes at the head of their
  * list, the most recently queued first, under one head-link lock. */
 CASLIST_API void caslist_batch_flush(struct caslist_batch *b);
+/** caslist_batch_cancel - end @b without a splice: every queued node
+ * becomes OWNED by the caller (in no list, as after a pop), and @b is
+ * empty.  Stores the nodes, in queueing order, in @out (room for
+ * CASLIST_BATCH_MAX; may be NULL) and returns how many there were. */
+CASLIST_API size_t caslist_batch_cancel(struct caslist_batch *b, struct caslist_node **out);
 
 /* ---- traversal ----------------------------------------------------- */
 
@@ -222,8 +278,12 @@ CASLIST_API void caslist_batch_flush(struct caslist_batch *b);
  * CASLIST_EAGAIN if the node at *cur was removed, or moved to another list
  * and the walk reached that list's head (restart from the head).
  * Waits, with backoff, while the link after *cur is locked.  Safe against
- * concurrent deletion under the memory rule above; see doc/protocol.md for
- * what a walk may see while nodes are moved. */
+ * concurrent deletion under the memory rule above.  What a walk that
+ * returns 0 has seen: every node that was on @l, unmoved, for the whole
+ * walk - unless the node at the cursor was removed and re-added (or moved
+ * within @l) between two calls: the walk then goes on from the cursor's
+ * new place and may skip nodes between the old and the new place, or see
+ * some twice.  doc/protocol.md section 7 has the exact rule. */
 CASLIST_API int caslist_iter_next(const struct caslist_list *l, struct caslist_node **cur);
 
 /* ---- lock-word primitives, for building your own operations ---------

@@ -57,6 +57,7 @@ static struct caslist_list L[NL];
 static struct caslist_node node[NN];
 static int seq[NL][NN], len[NL];	/* model: node indices in order */
 static int where[NN];			/* list index, or -1: not linked */
+static bool fresh[NN];			/* not linked and FRESH (else OWNED) */
 
 /* ---- the free list and its model ---- */
 
@@ -138,6 +139,14 @@ static void m_insert(int l, int at, int n)
 	seq[l][at] = n;
 	len[l]++;
 	where[n] = l;
+	fresh[n] = false;
+}
+
+/* caslist_node_init of node n: FRESH (a touch adds it). */
+static void m_fresh(int n)
+{
+	caslist_node_init(&node[n]);
+	fresh[n] = true;
 }
 
 static void m_remove(int n)
@@ -147,6 +156,7 @@ static void m_remove(int n)
 	memmove(&seq[l][k], &seq[l][k + 1], (size_t)(len[l] - k - 1) * sizeof(int));
 	len[l]--;
 	where[n] = -1;
+	fresh[n] = false;	/* OWNED by the remover */
 }
 
 /* ---- the comparison after each step ---- */
@@ -214,7 +224,7 @@ static int make_chain(unsigned b, int k, int *ids)
 		int x = (int)((b + (unsigned)i) % NN);
 
 		if (where[x] < 0) {
-			caslist_node_init(&node[x]);
+			m_fresh(x);
 			if (n > 0)
 				caslist_chain_link(&node[ids[n - 1]], &node[x]);
 			ids[n++] = x;
@@ -234,7 +244,7 @@ static void op_list(unsigned op)
 	case 1: /* add_tail */
 		if ((n = pick(b, 0)) < 0)
 			return;
-		caslist_node_init(&node[n]);
+		m_fresh(n);
 		if (op == 0)
 			caslist_add_head(&L[l], &node[n]);
 		else
@@ -246,7 +256,7 @@ static void op_list(unsigned op)
 		if ((n = pick(b, 0)) < 0)
 			return;
 		p = byte() % 4 == 0 ? -1 : pick(byte(), 1);
-		caslist_node_init(&node[n]);
+		m_fresh(n);
 		if (op == 2) {
 			int rc = caslist_add_after(p < 0 ? &L[l].head : &node[p], &node[n]);
 
@@ -327,9 +337,12 @@ static void op_list(unsigned op)
 			r = caslist_chain_next(r);
 		}
 		REQUIRE(r == NULL, "cut chain does not end at last");
+		/* the chain's end is OWNED: a touch of it adds nothing */
+		REQUIRE(caslist_touch(&L[l], &node[ids[m]]) == CASLIST_TOUCH_GONE,
+			"touch of a cut chain's last node");
 		if (to == NL) {		/* drop: each node on its own again */
 			for (int i = 0; i < k; i++)
-				caslist_node_init(&node[ids[i]]);
+				m_fresh(ids[i]);
 		} else {		/* the chain as is, onto another list */
 			caslist_splice_tail(&L[to], &node[ids[0]], &node[ids[k - 1]]);
 			for (int i = 0; i < k; i++)
@@ -339,7 +352,10 @@ static void op_list(unsigned op)
 	}
 	case 10: /* touch: move to the head if linked (any list), else add */
 		n = (int)(b % NN);
-		if (where[n] < 0) {
+		if (where[n] < 0 && !fresh[n]) {	/* OWNED: a touch adds nothing */
+			REQUIRE(caslist_touch(&L[l], &node[n]) == CASLIST_TOUCH_GONE, "touch owned");
+			break;
+		} else if (where[n] < 0) {
 			REQUIRE(caslist_touch(&L[l], &node[n]) == CASLIST_TOUCH_ADDED, "touch add");
 		} else {
 			REQUIRE(caslist_touch(&L[l], &node[n]) == CASLIST_OK, "touch move");
@@ -406,8 +422,11 @@ static void op_list(unsigned op)
 		}
 		for (int i = 0; i < cnt; i++) {
 			n = (int)(byte() % NN);
-			if (where[n] == -2)	/* queued here already: misuse */
+			if (where[n] == -2) {	/* queued here already: nothing done */
+				REQUIRE(caslist_batch_move_head(&bt, &L[l], &node[n]) ==
+						CASLIST_BATCH_QUEUED, "batch of a node queued here");
 				continue;
+			}
 			if (where[n] < 0) {
 				REQUIRE(caslist_batch_move_head(&bt, &L[l], &node[n]) ==
 						CASLIST_ENOENT, "batch of an unlinked node");
@@ -420,6 +439,19 @@ static void op_list(unsigned op)
 			q[nq++] = n;
 		}
 		check_lists();	/* queued nodes are on no list */
+		if (b & 0x40) {	/* cancel: every queued node OWNED, in queueing order */
+			struct caslist_node *out[CASLIST_BATCH_MAX];
+			size_t got = caslist_batch_cancel(&bt, out);
+
+			REQUIRE(got == (size_t)nq && bt.n == 0, "batch_cancel returned %zu of %d",
+				got, nq);
+			for (int i = 0; i < nq; i++) {
+				REQUIRE(out[i] == &node[q[i]], "batch_cancel: node %d", i);
+				where[q[i]] = -1;
+				fresh[q[i]] = false;
+			}
+			break;
+		}
 		caslist_batch_flush(&bt);
 		for (int i = 0; i < nq; i++) {
 			where[q[i]] = -1;
@@ -583,7 +615,7 @@ static void reset(void)
 		len[l] = 0;
 	}
 	for (int i = 0; i < NN; i++) {
-		caslist_node_init(&node[i]);
+		m_fresh(i);
 		where[i] = -1;
 	}
 	caslist_fl_init(&fl, FL_BATCH);
