@@ -38,6 +38,16 @@ static inline void set_cluster(struct caslist_fl_node *x, struct caslist_cluster
 	atomic_store_explicit(&x->cluster, c, memory_order_release);
 }
 
+/* A free list that was never caslist_fl_init'ed (its list head's next is
+ * 0): abort naming the free-list call, not the list operation inside it.
+ * Relaxed: the word is 0 only if nobody initialised it; every caller
+ * reads this line (the head's words) next anyway. */
+static inline void fl_check_init(const struct caslist_fl *fl, const char *op)
+{
+	CASLIST_REQUIRE(atomic_load_explicit(&fl->list.head.next, memory_order_relaxed) != 0, op,
+			fl, "free list is not initialised (caslist_fl_init)");
+}
+
 void caslist_fl_init(struct caslist_fl *fl, unsigned batch)
 {
 	caslist_init(&fl->list);
@@ -114,6 +124,8 @@ size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_bat
 {
 	struct caslist_node *last = NULL;
 	struct caslist_cluster *c;
+
+	fl_check_init(fl, "caslist_fl_take");
 
 	b->fl = fl;
 	b->next = NULL;
@@ -198,7 +210,9 @@ struct caslist_fl_node *caslist_fl_batch_next(struct caslist_fl_batch *b)
 			atomic_fetch_sub_explicit(&b->fl->busy[b->stripe].n, 1,
 						  memory_order_release);
 	}
-	caslist_node_init(n);
+	/* The node is the taker's now: OWNED, as a pop leaves a node (a
+	 * touch of it adds nothing). */
+	link_own_node(n);
 	return x;
 }
 
@@ -242,6 +256,7 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
  * until then the descriptor is BUILDING and nobody reads them. */
 void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b)
 {
+	fl_check_init(fl, "caslist_fl_build_begin");
 	b->fl = fl;
 	b->c = caslist__cl_alloc(fl, 0, NULL);
 	b->first = b->last = NULL;
@@ -285,6 +300,8 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct caslist_node *h = &fl->list.head;
 
+	fl_check_init(fl, "caslist_fl_put");
+
 	/* Kept in every build: a node put twice breaks the free list for good;
 	 * the load is of a word this put writes anyway.  (put_batch's
 	 * per-node check stays debug-only: it is a second walk's worth.) */
@@ -323,6 +340,7 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 void caslist_fl_cache_put(struct caslist_fl *fl, struct caslist_fl_cache *c,
 			  struct caslist_fl_node *x)
 {
+	fl_check_init(fl, "caslist_fl_cache_put");
 	if (c->n == 0)
 		c->first = x;
 	else
@@ -347,6 +365,8 @@ void caslist_fl_cache_flush(struct caslist_fl *fl, struct caslist_fl_cache *c)
 int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct backoff b = BACKOFF_INIT;
+
+	fl_check_init(fl, "caslist_fl_remove");
 
 	(void)fl;
 	for (;;) {
@@ -414,6 +434,8 @@ int caslist_fl_node_state(struct caslist_fl *fl, struct caslist_fl_node *x)
 void caslist_fl_scan_begin(struct caslist_fl *fl)
 {
 	struct backoff b = BACKOFF_INIT;
+
+	fl_check_init(fl, "caslist_fl_scan_begin");
 
 	/* seq_cst: the other half of the Dekker pair in caslist_fl_take. */
 	atomic_fetch_add_explicit(&fl->disable_depth, 1, memory_order_seq_cst);
