@@ -44,8 +44,8 @@
 #define HEADB  5
 #define NONE   6		/* prev == 0 (NULL), or "no node" */
 #define PPOIS  7		/* prev == CASLIST_POISON_PREV */
-#define ZERO   12		/* next == 0: never linked, or a cut chain's end */
-#define POIS   14		/* next == CASLIST_POISON_NEXT */
+#define ZERO   12		/* next == 0: FRESH (never linked, or re-initialised) */
+#define POIS   14		/* next == CASLIST_POISON_NEXT: OWNED (removed, a cut's end) */
 #define CLAIMED 15		/* next == POISON|LOCK: claimed by caslist_touch */
 #define BATCHW 16		/* next == b|BATCH_TAG: queued in a batch (not linked) */
 #define W(s)        (2 * (s))
@@ -83,6 +83,7 @@
 byte w[8];			/* 8: indices NONE, PPOIS are never used, but in range */
 byte prv[8];
 byte where[8];			/* ghost: INA, INB, or the owning process */
+bool retired[8];		/* ghost: its owner retired it (freed, for good) */
 byte scen;
 byte done;
 
@@ -195,7 +196,7 @@ inline ghost_in(gi_first, gi_last, gi_l)
 	g = gi_first;
 	assert(INLIST(gi_l));
 	do
-	:: assert(where[g] == me); where[g] = gi_l;
+	:: assert(where[g] == me && !retired[g]); where[g] = gi_l;
 	   if
 	   :: g == gi_last -> break
 	   :: else -> g = PTR(w[g])
@@ -360,17 +361,24 @@ inline op_move_head(omh_h, omh_n)
 	fi
 }
 
-/* [S12] touch(h, n): claim an unlinked n by one CAS (-> CLAIMED, a locked
- * word), then L(h) and insert; if n is linked, move_head; if that finds n
- * gone, look again.  Mutant MUT_TOUCH_PLAIN: the claim is a load and a
- * plain store (two adders both win). */
+/* [S12] touch(h, n): OWNED (POIS): nothing (CASLIST_TOUCH_GONE); claim a
+ * FRESH n by one CAS (-> CLAIMED, a locked word), then L(h) and insert;
+ * if n is linked, move_head; if that finds n gone, look again.  Mutant
+ * MUT_TOUCH_PLAIN: the claim is a load and a plain store (two adders both
+ * win).  Mutant MUT_TOUCH_OWNED: an OWNED node is claimed too (0.2.0: a
+ * touch brought back a node a pop had handed to its caller). */
 inline op_touch(oth_h, oth_n)
 {
 	do
 	:: v = w[oth_n];
 	   if
 	   :: v == BATCHW -> break		/* queued in a batch: reported moved */
+#ifndef MUT_TOUCH_OWNED
+	   :: v == POIS -> break		/* OWNED by its remover: GONE */
+	   :: v == ZERO ->
+#else
 	   :: UNLINKED(v) && v != BATCHW ->
+#endif
 #ifdef MUT_TOUCH_PLAIN
 		ok = 1;
 		d_step { w[oth_n] = CLAIMED; assert(!INLIST(where[oth_n])); where[oth_n] = me }
@@ -420,6 +428,29 @@ inline op_batch_add(oba_n)
 		:: else -> qb = oba_n
 		fi
 	fi
+}
+
+/* [S15] batch_cancel: the queued nodes become the caller's, OWNED
+ * (link_own_node: POIS), in no list; where[] stays me. */
+inline op_batch_cancel()
+{
+	if
+	:: qa != NONE -> w[qa] = POIS
+	:: else -> skip
+	fi;
+	if
+	:: qb != NONE -> w[qb] = POIS
+	:: else -> skip
+	fi;
+	qa = NONE; qb = NONE
+}
+
+/* retire x: its owner frees it for good; nobody may link it again (the
+ * ghost_in assertion) - the rule touch must keep for freeing to be safe. */
+inline retire(r_x)
+{
+	assert(where[r_x] == me && !retired[r_x]);
+	retired[r_x] = 1
 }
 
 /* [S14] batch_flush(h): chain newest first with LOCKED words ([L10]),
@@ -536,7 +567,7 @@ inline op_cut(oc_h, oc_last)
 			set_prev_checked(s, oc_h, oc_last);
 			prv[f] = NONE;
 			d_step { w[oc_h] = W(s); ghost_out(f, oc_last, LISTOF(oc_h)) }
-			w[oc_last] = ZERO;
+			w[oc_last] = POIS;		/* the chain's end is OWNED */
 			got = f
 		fi
 	fi
@@ -664,6 +695,38 @@ proctype P(byte me)
 		:: me == 1 -> op_del(2)
 		:: me == 2 -> op_touch(HEADB, 3); op_del(3)
 		fi
+	:: scen == 13 ->		/* touches race pops; each popper retires its node */
+		if
+		:: me == 0 -> op_pop_tail(HEAD);
+			if
+			:: got != NONE -> retire(got)
+			:: else -> skip
+			fi
+		:: me == 1 -> op_touch(HEAD, 2); op_touch(HEADB, 1)
+		:: me == 2 -> op_touch(HEADB, 2); op_pop_head(HEAD);
+			if
+			:: got != NONE -> retire(got)
+			:: else -> skip
+			fi
+		fi
+	:: scen == 14 ->		/* a batch cancelled, raced by touches; its nodes retired */
+		if
+		:: me == 0 -> op_batch_add(1); op_batch_add(2); op_batch_cancel();
+			if
+			:: where[1] == me -> retire(1)
+			:: else -> skip
+			fi;
+			if
+			:: where[2] == me -> retire(2)
+			:: else -> skip
+			fi
+		:: me == 1 -> op_touch(HEADB, 1); op_touch(HEADB, 2)
+		:: me == 2 -> op_cut(HEAD, 3);	/* 3 is first: a chain of one */
+			if
+			:: got != NONE -> op_touch(HEAD, 3); retire(3)	/* the cut's end: OWNED */
+			:: else -> skip
+			fi
+		fi
 	fi;
 	done++
 }
@@ -727,6 +790,8 @@ init {
 		:: SCEN == 0 || SCEN == 10 -> scen = 10
 		:: SCEN == 0 || SCEN == 11 -> scen = 11
 		:: SCEN == 0 || SCEN == 12 -> scen = 12
+		:: SCEN == 0 || SCEN == 13 -> scen = 13
+		:: SCEN == 0 || SCEN == 14 -> scen = 14
 		fi;
 		if
 		:: scen == 1 -> build(1, 2, 3, 0, 0); where[4] = 2
@@ -741,6 +806,8 @@ init {
 		:: scen == 10 -> build(1, 2, 0, 3, 0)
 		:: scen == 11 -> build(1, 0, 0, 2, 0)	/* 3 unlinked, nobody's */
 		:: scen == 12 -> build(1, 2, 3, 4, 0)
+		:: scen == 13 -> build(1, 2, 0, 0, 0)
+		:: scen == 14 -> build(3, 1, 2, 0, 0)
 		fi;
 		run P(0); run P(1); run P(2)
 	}

@@ -3,7 +3,7 @@
 # test/model/run.sh - model-check the protocols with spin (TAP).
 #   list.pml      the link-lock protocol of lib/link.h, lib/list.c and
 #                 lib/batch.c, two lists, every scenario (init picks one of
-#                 12; 8-12 use two lists): no assertion violation, no
+#                 14; 8-14 use two lists): no assertion violation, no
 #                 invalid end state (deadlock); prints states stored.
 #   freelist.pml  the cluster-lock protocol of lib/freelist.c on top of the
 #                 list's operations (4 scenarios), the same checks.
@@ -19,12 +19,12 @@ spin=${CASLIST_SPIN:-spin}
 cc=${CASLIST_MODEL_CC:-cc}
 mutants="MUT_SKIP_PRED_LOCK MUT_TAIL_NO_EXPECT MUT_INSERT_UNLOCKED MUT_POP_HEAD_WAITS
 MUT_NEAR_NO_VALIDATE MUT_CUT_NO_LAST_LOCK MUT_MOVE_HOLD_PRED MUT_CUT_NO_LIST_CHECK
-MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED"
+MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED MUT_TOUCH_OWNED"
 fl_mutants="MUT_FL_FRONT_NO_RECHECK MUT_FL_REMOVE_NO_RECHECK MUT_FL_PUT_NO_TAIL_CHECK"
 scens=
 fl_scens=
 if [ "${CASLIST_MODEL_EACH:-0}" = 1 ]; then
-	scens="1 2 3 4 5 6 7 8 9 10 11 12"
+	scens="1 2 3 4 5 6 7 8 9 10 11 12 13 14"
 	fl_scens="1 2 3 4"
 fi
 n=2
