@@ -201,7 +201,12 @@ class Runner:
         flags, _ = client_meta(client)
         gflags = [f for f in flags if not f.startswith("-D")]
         cflags = [f for f in flags if f.startswith("-D")]
-        cmd = [self.genmc, "-" + model, "-disable-estimation"] + gflags + [
+        # -disable-instruction-caching: GenMC 0.11's instruction cache reuses
+        # the address of a stack object freed in an earlier iteration of a
+        # loop (a wait's struct backoff in touch's retry loop) and reports
+        # "Attempt to access freed memory"; without the cache it does not.
+        cmd = [self.genmc, "-" + model, "-disable-estimation",
+               "-disable-instruction-caching"] + gflags + [
             "--", "-I", stagedir, "-I", os.path.join(stagedir, "caslist", "impl"),
             "-I", os.path.join(self.args.srcdir, "include"),
             "-include", os.path.join(self.testdir, "shim.h")] + cflags + list(extra) + [client]

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cutchain - cut_front and the walk of the cut chain (caslist_chain_next)
+ * against an add at the head, then the chain spliced back.  List A: a b.
+ * T1 allocates m (payload) and adds it at the head.  T2 cuts the prefix
+ * up to b, walks the chain reading each payload (a node of a fresh chain
+ * may still have its own link locked by its adder: one wait round allowed),
+ * and splices the chain back at the tail.
+ * genmc-flags: -DGENMC_WAIT_PAUSES=4
+ */
+#include "client.h"
+
+static struct caslist_list *A;
+static struct obj *a, *b, *m;
+
+static void *t1(void *arg)
+{
+	(void)arg;
+	m = obj_new(3);
+	caslist_add_head(A, &m->link);
+	return NULL;
+}
+
+static void *t2(void *arg)
+{
+	struct caslist_node *f = caslist_cut_front(A, &b->link), *c, *last = NULL;
+	int k = 0;
+
+	(void)arg;
+	assert(f != NULL);
+	for (c = f; c != NULL; c = caslist_chain_next(c)) {
+		assert(OBJ(c)->data >= 1 && OBJ(c)->data <= 3);
+		last = c;
+		k++;
+	}
+	assert(last == &b->link && (k == 2 || k == 3));
+	PROBE(1, k == 3);
+	caslist_splice_tail(A, f, &b->link);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t p1, p2;
+
+	A = list_new();
+	a = obj_new(1);
+	b = obj_new(2);
+	caslist_add_tail(A, &a->link);
+	caslist_add_tail(A, &b->link);
+	spawn(p1, t1);
+	spawn(p2, t2);
+	join(p1);
+	join(p2);
+	assert(list_len(A) == 3 && list_pos(A, &b->link) == 2);
+	return 0;
+}
