@@ -1,5 +1,6 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
-EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh
+EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
+	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
 CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
@@ -43,6 +44,13 @@ bench_listbench_LDADD = $(PEER_VARIANTS) $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIB
 TESTS += bench/smoke.sh
 # bad options and files: listbench, compare and plot must say what is wrong
 TESTS += bench/cli-test.sh
+# the bench bundle runs (--smoke) with no library of this machine, in a chroot
+TESTS += bench/bundle-test.sh
+
+# make bench-bundle: bench-bundle/, a folder that runs the whole matrix on
+# another x86-64 Linux machine with nothing installed (doc/scaling.md)
+bench-bundle: bench/listbench examples/pagepool/pagepool examples/lru/lrucache
+	$(SHELL) $(srcdir)/bench/mkbundle.sh . $(srcdir) bench-bundle
 
 LISTBENCH = ./bench/listbench
 BENCH_ARGS =
@@ -58,7 +66,7 @@ bench-quick: bench/listbench
 		--benchmark_out_format=json
 	$(PYTHON3) $(srcdir)/bench/compare bench/results-quick.json
 else
-bench bench-quick:
+bench bench-quick bench-bundle:
 	@echo "make $@: the benchmarks were not configured; missing:"; \
 	pc='$(PKG_CONFIG)'; test -n "$$pc" || { pc=false; echo "  pkg-config (Debian: pkg-config)"; }; \
 	$$pc --exists 'benchmark >= 1.7' || echo "  Google Benchmark >= 1.7 (Debian: libbenchmark-dev)"; \
@@ -66,4 +74,7 @@ bench bench-quick:
 	$$pc --exists 'liburcu >= 0.13 liburcu-cds >= 0.13' || echo "  liburcu >= 0.13 (Debian: liburcu-dev)"; \
 	echo "  install them (tools/install-deps), then rerun configure"; exit 1
 endif
-.PHONY: bench bench-quick
+clean-local: clean-bench-bundle
+clean-bench-bundle:
+	rm -rf bench-bundle
+.PHONY: bench bench-quick bench-bundle clean-bench-bundle

@@ -196,5 +196,5 @@ def smoke_of(run):
     ctx = run["ctx"]
     s = str(ctx.get("smoke", ""))
     if s and not s.startswith("no"):
-        return "listbench --smoke run (%s)" % s.split(": ", 1)[-1]
+        return "--smoke run (%s)" % s.split(": ", 1)[-1]
     return None

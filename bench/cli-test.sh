@@ -113,7 +113,7 @@ for tool in compare plot; do
 		"$py" "$src/$tool" "$@" --frobnicate "$good" $o
 	expect 2 "^$tool: error: .*is a directory" "$tool: a directory as the file" \
 		"$py" "$src/$tool" "$@" "$tmp" $o
-	expect 0 "^$tool: warning: .*good.json is a listbench --smoke run .*not a measurement" \
+	expect 0 "^$tool: warning: .*good.json is a --smoke run .*not a measurement" \
 		"$tool: a --smoke file is read with a warning" "$py" "$src/$tool" "$@" "$good" $o
 done
 expect 2 "^compare: error: argument --threads: 'abc' is not a comma list of thread counts" \

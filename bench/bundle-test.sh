@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# bench/bundle-test.sh - the bench bundle (make bench-bundle) runs with
+# nothing of this machine's libraries (TAP).  No timing is looked at.
+#  1 - bench/mkbundle.sh builds it from this build
+#  2 - the bundle's loader resolves every library of listbench, pagepool
+#      and lrucache inside the bundle's lib/ (--inhibit-cache, an empty
+#      environment)
+#  3 - ./run --smoke with an empty environment (no LD_LIBRARY_PATH): every
+#      part writes its JSON, ./report makes the ratio table
+#  4 - the same in a chroot that holds the bundle, /bin/sh and the five
+#      base commands the script uses (cat, date, mkdir, tr, and the shell's
+#      libc) and nothing else: no libstdc++, libbenchmark, liburcu,
+#      libcaslist, python or gnuplot; /proc and /sys bound in.  Needs root
+#      or unprivileged user namespaces (unshare -rm), else skipped.
+build=${CASLIST_BUILDDIR:-.}
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/test/tap.sh"
+tmp=$(cd "$build" && pwd)/bench/bundle-test-$$
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
+tap_plan 4
+b=$tmp/bundle
+out=$(sh "$src/bench/mkbundle.sh" "$build" "$src" "$b" 2>&1)
+tap_check $? "mkbundle: $(ls "$b/lib" 2>/dev/null | grep -c '\.so') libraries, $(ls "$b/bin" 2>/dev/null | tr '\n' ' ')" "$out"
+
+bad=
+for p in listbench pagepool lrucache; do
+	l=$(env -i "$b/lib/ld-linux.so" --library-path "$b/lib" --inhibit-cache --list "$b/bin/$p" 2>&1)
+	outside=$(printf '%s\n' "$l" | grep '=>' | grep -v "=> $b/lib/")
+	[ -n "$outside" ] || ! printf '%s\n' "$l" | grep -q '=>' && bad="$bad$p: $l$outside
+"
+done
+if [ -z "$bad" ]; then
+	tap_ok "every library of the three programs resolves inside the bundle"
+else
+	tap_notok "libraries resolved outside the bundle" "$bad"
+fi
+
+res=$(env -i PATH=/usr/bin:/bin "$b/run" --smoke --out "$tmp/out" 2>&1)
+rc=$?
+n=0
+for f in listbench-r1.json pagepool.json lrucache-strict-r1.json lrucache-lazy-r1.json \
+	lrucache-batched-r1.json context.json; do
+	[ -s "$tmp/out/$f" ] && n=$((n + 1))
+done
+if [ $rc -eq 0 ] && [ $n -eq 6 ] && { ! command -v python3 >/dev/null ||
+	grep -q '^| lruvec/4096 | caslist' "$tmp/out/ratios.md"; }; then
+	tap_ok "run --smoke, empty environment: 6 JSON files$(command -v python3 >/dev/null && echo ', ratios.md')"
+else
+	tap_notok "run --smoke: exit $rc, $n of 6 JSON files" "$res$(cat "$tmp/out/log/"* 2>/dev/null | tail -20)"
+fi
+
+# a root with the bundle and a bare shell only
+r=$tmp/root
+mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/tmp" "$r/o"
+cp -R "$b" "$r/b"
+ok=1
+for c in sh cat date mkdir tr; do
+	p=$(command -v $c) && cp -L "$p" "$r/bin/$c" || ok=
+	for lib in $(ldd "$p" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
+		mkdir -p "$r$(dirname "$lib")" && cp -L "$lib" "$r$lib"
+	done
+done
+inside='mount --rbind /proc "$0/proc" && mount --rbind /sys "$0/sys" &&
+	exec chroot "$0" /bin/sh -c "cd /o && /b/run --smoke --out /o/res"'
+if [ -z "$ok" ]; then
+	tap_skip "chroot: the base commands were not found"
+elif [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	res=$(unshare -m sh -c "$inside" "$r" 2>&1)
+	rc=$?
+elif unshare -rm true 2>/dev/null; then
+	res=$(unshare -rm sh -c "$inside" "$r" 2>&1)
+	rc=$?
+else
+	rc=skip
+fi
+if [ "$rc" = skip ]; then
+	tap_skip "chroot: neither root nor unprivileged user namespaces here"
+elif [ -n "$ok" ]; then
+	extra=$(find "$r" -path "$r/b" -prune -o -name '*.so*' -print | grep -E 'stdc|benchmark|urcu|caslist|gcc_s')
+	n=$(ls "$r/o/res"/*.json 2>/dev/null | wc -l)
+	if [ "$rc" -eq 0 ] && [ "$n" -eq 6 ] && [ -z "$extra" ] &&
+		printf '%s\n' "$res" | grep -q 'no python3 here'; then
+		tap_ok "chroot with a bare shell: run --smoke wrote $n JSON files (no python3 there: report left for later)"
+	else
+		tap_notok "chroot: exit $rc, $n JSON files, extra libraries: $extra" "$res"
+	fi
+fi
+tap_done
