@@ -11,10 +11,24 @@
  *               random node, near one); bounded walks of random lists.
  *        touch  every add is caslist_touch of a random node (linked or
  *               not, on any list): racing adds of one node, against
- *               del_if_linked and pops of it; nobody owns unlinked nodes.
+ *               del_if_linked and pops of it.  A remover OWNS what it
+ *               removed: it checks that no touch brings it back (its own
+ *               touch must say CASLIST_TOUCH_GONE, and the node must stay
+ *               unlinked), then re-initialises it (FRESH: others' touches
+ *               may add it again).
  *        lru    an active/inactive LRU: hits touch(active, node); reclaim
- *               demotes pop_tail(active) -> touch(inactive) and evicts
- *               pop_tail(inactive); walks of both lists.
+ *               demotes pop_tail(active) -> add_head(inactive) (the
+ *               popper owns the node: a plain add, racing hits' touches
+ *               that must not add it) and evicts pop_tail(inactive)
+ *               (owned, checked as in touch, then FRESH); walks of both.
+ *        rcu    (with liburcu) objects malloc'ed and freed: an index of
+ *               slots; hits look an object up (or find one by a walk) and
+ *               touch it; producers publish new objects and touch them
+ *               in; evictors pop the tail, unpublish, retire with
+ *               call_rcu; every list access inside an RCU read-side
+ *               critical section.  Counts resurrections (a retired object
+ *               linked again: must be 0) and checks allocated == retired
+ *               + linked at the end, retired == freed after the barrier.
  *        grow   nodes come from malloc while the lists run (a pool that
  *               grows): add_tail of a fresh node races with pops and
  *               tail adds that read the tail hint, which names the fresh
@@ -41,6 +55,7 @@
  * Prints one summary line; exit 0 = pass.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +88,7 @@ static pthread_barrier_t start;
 static _Atomic int stop;
 static _Atomic int cut_token;
 static _Atomic long walk_bad;	/* walks that returned a non-node */
+static _Atomic long resurrected;	/* a removed node linked again by a touch */
 
 struct thr {
 	int id;
@@ -276,6 +292,22 @@ static void op_move(struct thr *t)
 	}
 }
 
+/*
+ * n was just removed by this thread (pop, del_if_linked): it is OWNED.  No
+ * touch may bring it back: ours says GONE, and a moment later (others'
+ * touches racing) it is still not linked.  Then hand it back to everyone:
+ * FRESH again.
+ */
+static void owned_then_fresh(struct caslist_list *l, struct caslist_node *n)
+{
+	if (caslist_touch(l, n) != CASLIST_TOUCH_GONE)
+		atomic_fetch_add(&resurrected, 1);
+	sched_yield();
+	if (caslist_node_linked(n))
+		atomic_fetch_add(&resurrected, 1);
+	caslist_node_init(n);
+}
+
 static void op_touch(struct thr *t, int lru)
 {
 	unsigned r = rnd(t, 100);
@@ -291,26 +323,33 @@ static void op_touch(struct thr *t, int lru)
 		batch_op(t, l, it);
 	} else if (!lru && r < 75) {
 		t->tried[OP_DEL]++;
-		if (caslist_del_if_linked(&it->link))
+		if (caslist_del_if_linked(&it->link)) {
 			t->ok[OP_DEL]++;
+			owned_then_fresh(l, &it->link);
+		}
 	} else if (!lru && r < 90) {
 		t->tried[OP_POP]++;
-		if ((r & 1 ? caslist_pop_head(l) : caslist_pop_tail(l)) != NULL)
+		if ((n = r & 1 ? caslist_pop_head(l) : caslist_pop_tail(l)) != NULL) {
 			t->ok[OP_POP]++;
+			owned_then_fresh(l, n);
+		}
 	} else if (lru && r < 80) {	/* reclaim: demote the active tail */
 		t->tried[OP_POP]++;
 		n = caslist_pop_tail(&lists[0]);
 		if (n != NULL) {
 			t->ok[OP_POP]++;
-			/* n may be touched by a hit meanwhile: touch, not add */
-			t->tried[OP_TOUCH_ADD]++;
-			if (caslist_touch(&lists[1], n) == CASLIST_TOUCH_ADDED)
-				t->ok[OP_TOUCH_ADD]++;
+			/* n is ours (OWNED): hits' touches meanwhile add nothing,
+			 * so a plain add is the only add */
+			t->tried[OP_ADD]++;
+			t->ok[OP_ADD]++;
+			caslist_add_head(&lists[1], n);
 		}
 	} else if (lru && r < 90) {	/* evict the inactive tail */
 		t->tried[OP_EVICT]++;
-		if (caslist_pop_tail(&lists[1]) != NULL)
+		if ((n = caslist_pop_tail(&lists[1])) != NULL) {
 			t->ok[OP_EVICT]++;
+			owned_then_fresh(&lists[0], n);
+		}
 	} else {
 		t->tried[OP_WALK]++;
 		t->ok[OP_WALK]++;
@@ -398,6 +437,207 @@ static void op_cut(struct thr *t)
 	}
 }
 
+/* ---- mix rcu: objects freed through liburcu's call_rcu ------------- */
+struct robj;
+static _Atomic(struct robj *) *slots;	/* the index: published objects (mix rcu) */
+#ifdef XLIST_URCU
+#include <unistd.h>
+#include <urcu/urcu-memb.h>
+
+/* TSan cannot see liburcu's grace period (liburcu is not instrumented):
+ * each reader releases one address as it leaves its critical section,
+ * the free callback acquires it (doc/examples/rcu_free.c). */
+#if defined(__SANITIZE_THREAD__)
+#define XLIST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XLIST_TSAN 1
+#endif
+#endif
+#ifdef XLIST_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static char grace_sync;
+#define reader_done() __tsan_release(&grace_sync)
+#define grace_over() __tsan_acquire(&grace_sync)
+#else
+#define reader_done() ((void)0)
+#define grace_over() ((void)0)
+#endif
+
+#define ROBJ_COOKIE 0x0b1ec7ULL
+
+struct robj {
+	struct caslist_node link;
+	struct rcu_head rcu;
+	int slot;
+	_Atomic int retired;	/* set by its evictor before call_rcu */
+	uint64_t cookie;
+};
+
+static _Atomic long r_alloc, r_retired, r_freed, r_bad;
+
+static void robj_free(struct rcu_head *h)
+{
+	struct robj *o = caslist_entry(h, struct robj, rcu);
+
+	grace_over();
+	/* Still OWNED by its evictor: no touch may have linked it again. */
+	if (caslist_node_linked(&o->link) ||
+	    atomic_load_explicit(&o->link.next, memory_order_relaxed) != CASLIST_POISON_NEXT) {
+		atomic_fetch_add(&resurrected, 1);
+		fprintf(stderr, "xlist: freeing object %p with next %#lx\n", (void *)o,
+			(unsigned long)atomic_load(&o->link.next));
+	}
+	if (o->cookie != ROBJ_COOKIE)
+		atomic_fetch_add(&r_bad, 1);
+	o->cookie = 0;
+	free(o);
+	atomic_fetch_add_explicit(&r_freed, 1, memory_order_relaxed);
+}
+
+static void rcu_lock(void)
+{
+	urcu_memb_read_lock();
+}
+
+static void rcu_unlock(void)
+{
+	reader_done();
+	urcu_memb_read_unlock();
+}
+
+/* A hit: touch o (it may be evicted meanwhile: GONE).  ADDED is legal only
+ * for an object never linked yet (its producer's touch raced ours). */
+static void rcu_hit(struct thr *t, struct robj *o)
+{
+	/* Retired before the touch started: the evictor's pop happened
+	 * before (it sets retired after the pop; seq_cst both sides), so the
+	 * touch must find the object OWNED.  (Retired later says nothing: a
+	 * legal add may be evicted at once.) */
+	int was_retired = atomic_load(&o->retired);
+	int rc = caslist_touch(&lists[0], &o->link);
+
+	if (rc == CASLIST_TOUCH_ADDED) {
+		t->ok[OP_TOUCH_ADD]++;
+		if (was_retired) {
+			atomic_fetch_add(&resurrected, 1);
+			fprintf(stderr, "xlist: touch added retired object %p\n", (void *)o);
+		}
+	}
+}
+
+static void op_rcu(struct thr *t)
+{
+	unsigned r = rnd(t, 100);
+	int k = (int)rnd(t, (unsigned)nitems);
+	struct robj *o;
+	struct caslist_node *n;
+
+	if (r < 40) {			/* a hit by key */
+		t->tried[OP_TOUCH_ADD]++;
+		rcu_lock();
+		o = atomic_load_explicit(&slots[k], memory_order_acquire);
+		if (o != NULL)
+			rcu_hit(t, o);
+		rcu_unlock();
+	} else if (r < 55) {		/* a hit on an object a walk found */
+		struct caslist_node *cur = &lists[0].head;
+		int steps = 1 + (int)rnd(t, 8), rc = 1;
+
+		t->tried[OP_WALK]++;
+		t->ok[OP_WALK]++;
+		rcu_lock();
+		while (steps-- > 0 && (rc = caslist_iter_next(&lists[0], &cur)) == 1)
+			t->walked++;
+		if (rc == 1 && cur != &lists[0].head)
+			rcu_hit(t, caslist_entry(cur, struct robj, link));
+		rcu_unlock();
+	} else if (r < 80) {		/* evict the tail: unpublish, retire */
+		t->tried[OP_EVICT]++;
+		rcu_lock();
+		n = caslist_pop_tail(&lists[0]);
+		rcu_unlock();
+		if (n == NULL)
+			return;
+		o = caslist_entry(n, struct robj, link);
+		t->ok[OP_EVICT]++;
+		/* ours (OWNED): only we unpublish it and retire it */
+		atomic_store(&slots[o->slot], NULL);
+		atomic_store(&o->retired, 1);
+		atomic_fetch_add_explicit(&r_retired, 1, memory_order_relaxed);
+		urcu_memb_call_rcu(&o->rcu, robj_free);
+	} else {			/* a new object into an empty slot */
+		struct robj *z = NULL;
+
+		t->tried[OP_ADD]++;
+		if (atomic_load_explicit(&slots[k], memory_order_relaxed) != NULL)
+			return;
+		o = malloc(sizeof(*o));
+		if (o == NULL)
+			abort();
+		caslist_node_init(&o->link);
+		o->slot = k;
+		o->cookie = ROBJ_COOKIE;
+		atomic_init(&o->retired, 0);
+		/* Release: a hit that finds o sees it initialised. */
+		if (!atomic_compare_exchange_strong_explicit(&slots[k], &z, o, memory_order_release,
+							     memory_order_relaxed)) {
+			free(o);	/* never published */
+			return;
+		}
+		atomic_fetch_add_explicit(&r_alloc, 1, memory_order_relaxed);
+		t->ok[OP_ADD]++;
+		rcu_lock();
+		rcu_hit(t, o);	/* FRESH: this touch or a hit's adds it */
+		rcu_unlock();
+	}
+}
+
+/* After the run: every published object is linked, and only those; then
+ * wait for the callbacks (allocated == retired + linked, retired ==
+ * freed) and free what is left. */
+static void rcu_finish(struct checks *c, long linked)
+{
+	long live = 0;
+
+	for (int k = 0; k < nitems; k++) {
+		struct robj *o = atomic_load(&slots[k]);
+
+		if (o == NULL)
+			continue;
+		live++;
+		check(c, caslist_node_linked(&o->link), "published object %d is not linked", k);
+	}
+	check(c, live == linked, "%ld objects published, %ld linked", live, linked);
+#ifndef XLIST_TSAN
+	urcu_memb_barrier();
+#else
+	/* rcu_barrier frees liburcu's own bookkeeping where TSan cannot see
+	 * its ordering: poll the counts instead (bounded: 60 s). */
+	for (int ms = 0; ms < 60000 && atomic_load(&r_freed) < atomic_load(&r_retired); ms++)
+		usleep(1000);
+#endif
+	grace_over();
+	check(c, atomic_load(&r_alloc) == atomic_load(&r_retired) + live,
+	      "allocated %ld != retired %ld + live %ld", atomic_load(&r_alloc),
+	      atomic_load(&r_retired), live);
+	check(c, atomic_load(&r_freed) == atomic_load(&r_retired), "retired %ld != freed %ld",
+	      atomic_load(&r_retired), atomic_load(&r_freed));
+	check(c, atomic_load(&r_bad) == 0, "%ld freed objects with a bad cookie (double free?)",
+	      atomic_load(&r_bad));
+	printf("# rcu: allocated %ld retired %ld freed %ld live %ld resurrected %ld\n",
+	       atomic_load(&r_alloc), atomic_load(&r_retired), atomic_load(&r_freed), live,
+	       atomic_load(&resurrected));
+	for (int k = 0; k < nitems; k++) {
+		struct robj *o = atomic_load(&slots[k]);
+
+		if (o != NULL && caslist_del_if_linked(&o->link))
+			free(o);
+	}
+}
+#endif /* XLIST_URCU */
+
 #define GROW_MAX 256	/* nodes each thread may malloc (mix grow) */
 
 static void op_grow(struct thr *t)
@@ -445,8 +685,13 @@ static void *worker(void *arg)
 	struct thr *t = arg;
 	int m = strcmp(mix, "move") == 0 ? 0 : strcmp(mix, "touch") == 0 ? 1
 					     : strcmp(mix, "lru") == 0 ? 2
-					     : strcmp(mix, "grow") == 0 ? 4 : 3;
+					     : strcmp(mix, "grow") == 0 ? 4
+					     : strcmp(mix, "rcu") == 0 ? 5 : 3;
 
+#ifdef XLIST_URCU
+	if (m == 5)
+		urcu_memb_register_thread();
+#endif
 	pthread_barrier_wait(&start);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		for (int i = 0; i < 64; i++) {
@@ -456,6 +701,10 @@ static void *worker(void *arg)
 				op_touch(t, m == 2);
 			else if (m == 4)
 				op_grow(t);
+#ifdef XLIST_URCU
+			else if (m == 5)
+				op_rcu(t);
+#endif
 			else
 				op_cut(t);
 		}
@@ -464,6 +713,10 @@ static void *worker(void *arg)
 	/* Hand back what we own (mix move and cut): to list 0's tail. */
 	while (t->nown > 0)
 		caslist_add_tail(&lists[0], &give(t)->link);
+#ifdef XLIST_URCU
+	if (m == 5)
+		urcu_memb_unregister_thread();
+#endif
 	return NULL;
 }
 
@@ -477,7 +730,8 @@ int main(int argc, char **argv)
 	int owners, grow;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: xlist move|touch|lru|cut|grow threads seconds seed [lists] [nodes]\n");
+		fprintf(stderr,
+			"usage: xlist move|touch|lru|cut|grow|rcu threads seconds seed [lists] [nodes]\n");
 		return 2;
 	}
 	mix = argv[1];
@@ -486,6 +740,17 @@ int main(int argc, char **argv)
 	seed = strtoull(argv[4], NULL, 0);
 	nlists = argc > 5 ? atoi(argv[5]) : 2;
 	nitems = argc > 6 ? atoi(argv[6]) : 256;
+	if (strcmp(mix, "rcu") == 0) {
+#ifndef XLIST_URCU
+		printf("xlist mix=rcu: SKIP (built without liburcu)\n");
+		return 77;
+#else
+		nlists = 1;
+		slots = calloc((size_t)nitems, sizeof(*slots));
+		if (slots == NULL)
+			return 2;
+#endif
+	}
 	if (strcmp(mix, "lru") == 0)
 		nlists = 2;
 	if (strcmp(mix, "cut") == 0) {
@@ -494,12 +759,12 @@ int main(int argc, char **argv)
 	}
 	if (nthreads < 1 || nthreads > 4096 || nlists < 1 || nlists > MAXL || nitems < 2 ||
 	    (strcmp(mix, "move") && strcmp(mix, "touch") && strcmp(mix, "lru") &&
-	     strcmp(mix, "cut") && strcmp(mix, "grow"))) {
+	     strcmp(mix, "cut") && strcmp(mix, "grow") && strcmp(mix, "rcu"))) {
 		fprintf(stderr, "xlist: bad arguments\n");
 		return 2;
 	}
 	owners = strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0 || strcmp(mix, "grow") == 0;
-	grow = strcmp(mix, "grow") == 0;
+	grow = strcmp(mix, "grow") == 0 || strcmp(mix, "rcu") == 0;
 	watchdog_arm(secs);
 	items = calloc((size_t)nitems + 1, sizeof(*items));
 	thr = aligned_alloc(64, sizeof(*thr) * (size_t)nthreads);
@@ -514,7 +779,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nitems; i++) {
 		caslist_node_init(&items[i].link);
 		items[i].state = IN_LIST;
-		if (!owners && i % 4 == 3)
+		if ((!owners && i % 4 == 3) || slots != NULL)	/* mix rcu starts empty */
 			continue;
 		caslist_add_tail(&lists[strcmp(mix, "cut") == 0 && i == nitems - 1 ? 2 : i % nlists],
 				 &items[i].link);
@@ -567,7 +832,13 @@ int main(int argc, char **argv)
 			check(&c, items[i].state == IN_LIST, "node %d on a list has state %d", i,
 			      items[i].state);
 	}
-	if (grow) {
+	if (slots != NULL) {
+#ifdef XLIST_URCU
+		rcu_finish(&c, linked1);
+		check(&c, atomic_load(&resurrected) == 0, "%ld resurrections",
+		      atomic_load(&resurrected));
+#endif
+	} else if (grow) {
 		long made = 0;
 
 		for (int i = 0; i < nthreads; i++) {
@@ -583,11 +854,13 @@ int main(int argc, char **argv)
 		      linked1, nitems);
 	}
 	else
-		check(&c, linked1 == linked0 + tot[OP_TOUCH_ADD] - tot[OP_DEL] - tot[OP_POP] -
-					    tot[OP_EVICT],
+		check(&c, linked1 == linked0 + tot[OP_TOUCH_ADD] + tot[OP_ADD] - tot[OP_DEL] -
+					    tot[OP_POP] - tot[OP_EVICT],
 		      "conservation: linked %ld at the end, want %ld + %ld added - %ld removed",
-		      linked1, linked0, tot[OP_TOUCH_ADD],
+		      linked1, linked0, tot[OP_TOUCH_ADD] + tot[OP_ADD],
 		      tot[OP_DEL] + tot[OP_POP] + tot[OP_EVICT]);
+	check(&c, atomic_load(&resurrected) == 0,
+	      "%ld removed nodes brought back by a touch (resurrections)", atomic_load(&resurrected));
 	check(&c, atomic_load(&walk_bad) == 0, "%ld bad walks/chains/removals (walk: a non-node)",
 	      atomic_load(&walk_bad));
 	for (int k = 0; k < NOPS; k++)
