@@ -318,12 +318,109 @@ static void random_ops(uint64_t seed, int steps)
 		printf("# first mismatch at step %d\n", bad);
 }
 
+/* A static list needs no init call. */
+static struct caslist_list SL = CASLIST_LIST_INIT(SL);
+
+/* Node states (issue 21): FRESH, OWNED after every kind of removal, and
+ * what touch, move_head, del_if_linked do in each; CASLIST_LIST_INIT. */
+static void ownership(void)
+{
+	struct caslist_list A;
+	struct caslist_node n[6], *p;
+	size_t cnt = 99;
+
+	tap_ok(caslist_empty(&SL) && caslist_check(&SL, 4, &cnt) == 0 && cnt == 0,
+	       "CASLIST_LIST_INIT: an empty list without caslist_init");
+	caslist_node_init(&n[0]);
+	caslist_add_tail(&SL, &n[0]);
+	tap_ok(caslist_pop_head(&SL) == &n[0] && caslist_empty(&SL),
+	       "CASLIST_LIST_INIT: add and pop work on it");
+
+	caslist_init(&A);
+	for (int i = 0; i < 6; i++) {
+		caslist_node_init(&n[i]);
+		caslist_add_tail(&A, &n[i]);
+	}
+	p = caslist_pop_tail(&A);
+	tap_ok(p == &n[5] && caslist_touch(&A, p) == CASLIST_TOUCH_GONE &&
+		       !caslist_node_linked(p) && caslist_move_head(&A, p) == CASLIST_ENOENT &&
+		       !caslist_del_if_linked(p),
+	       "a popped node is OWNED: touch GONE, move ENOENT, del_if_linked false");
+	caslist_del(&n[1]);
+	tap_ok(caslist_touch(&A, &n[1]) == CASLIST_TOUCH_GONE && caslist_del_if_linked(&n[2]) &&
+		       caslist_touch(&A, &n[2]) == CASLIST_TOUCH_GONE,
+	       "deleted nodes are OWNED: touch adds nothing");
+	caslist_add_head(&A, &n[1]);
+	tap_ok(caslist_node_linked(&n[1]) && caslist_touch(&A, &n[1]) == CASLIST_OK,
+	       "the owner adds its node back with a plain add; a touch then moves it");
+	caslist_node_init(p);
+	tap_ok(caslist_touch(&A, p) == CASLIST_TOUCH_ADDED && caslist_node_linked(p),
+	       "re-initialised by its owner, a node is FRESH: a touch adds it");
+	/* a cut: the chain's end is OWNED */
+	{
+		struct caslist_node *f, *last = &n[0];
+		size_t k = 0;
+
+		/* A is now: p(5) n1 n0 n3 n4; cut through n0 */
+		f = caslist_cut_front(&A, last);
+		for (struct caslist_node *c = f; c != NULL; c = caslist_chain_next(c))
+			k++;
+		tap_ok(f == p && k == 3 && caslist_touch(&A, last) == CASLIST_TOUCH_GONE &&
+			       !caslist_node_linked(last),
+		       "a cut chain's last node is OWNED: touch adds nothing");
+		caslist_splice_tail(&A, f, last);
+		tap_ok(caslist_check(&A, 10, &cnt) == 0 && cnt == 5,
+		       "the cut chain splices back (its end's word is ignored)");
+	}
+}
+
+/*
+ * The walk contract (doc/protocol.md section 7): a walk whose cursor node
+ * is removed and re-added further on goes on from the new place and skips
+ * the nodes between (this is the documented exception); a walk whose
+ * cursor stays put sees every node that stays put.
+ */
+static void walk_contract(void)
+{
+	struct caslist_list A;
+	struct caslist_node n[5], *cur;
+	int seen[5] = { 0 }, rc, steps = 0;
+
+	caslist_init(&A);
+	for (int i = 0; i < 5; i++) {
+		caslist_node_init(&n[i]);
+		caslist_add_tail(&A, &n[i]);
+	}
+	cur = &A.head;
+	caslist_iter_next(&A, &cur);	/* on n0 */
+	seen[0] = 1;
+	caslist_del(&n[0]);		/* n0 removed and re-added at the tail */
+	caslist_add_tail(&A, &n[0]);
+	while ((rc = caslist_iter_next(&A, &cur)) == 1 && steps++ < 10)
+		seen[cur - n] = 1;
+	tap_ok(rc == 0 && !seen[1] && !seen[2] && !seen[3] && !seen[4],
+	       "a cursor node re-added at the tail: the walk ends there, skipping n1..n4 (documented)");
+	/* nodes that stay put are all seen when the cursor stays put */
+	memset(seen, 0, sizeof(seen));
+	cur = &A.head;
+	steps = 0;
+	while ((rc = caslist_iter_next(&A, &cur)) == 1 && steps++ < 10) {
+		if (cur == &n[2])
+			caslist_move_head(&A, &n[4]);	/* another node moves */
+		seen[cur - n]++;
+	}
+	tap_ok(rc == 0 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1 && seen[0] == 1,
+	       "a walk whose cursor stays put sees every node that stays put, once");
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 42;
 	int steps = argc > 2 ? atoi(argv[2]) : 20000;
 
 	edge_cases();
+	ownership();
+	walk_contract();
 	random_ops(seed, steps);
 	random_ops(seed + 1, steps);
 	return tap_done();
