@@ -29,13 +29,14 @@ examplesdir = $(docdir)/examples
 examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
 	doc/examples/rcu_free.c doc/examples/lru_touch.c
 
-# README's LRU example (touch/evict from any thread), run at 2, 8, 64 threads.
+if HAVE_URCU_MEMB
+# README's LRU example (touch, evict and free through call_rcu from any
+# thread), run at 2, 4 and 64 threads.
 check_PROGRAMS += doc/examples/lru_touch
 doc_examples_lru_touch_SOURCES = doc/examples/lru_touch.c
-doc_examples_lru_touch_LDADD = $(TEST_LIBS)
+doc_examples_lru_touch_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
+doc_examples_lru_touch_LDADD = $(TEST_LIBS) $(URCU_MEMB_LIBS)
 TESTS += doc/examples/lru_touch
-
-if HAVE_URCU_MEMB
 check_PROGRAMS += doc/examples/rcu_free
 doc_examples_rcu_free_SOURCES = doc/examples/rcu_free.c
 doc_examples_rcu_free_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
