@@ -580,15 +580,19 @@ static void op_rcu(struct thr *t)
 		o->slot = k;
 		o->cookie = ROBJ_COOKIE;
 		atomic_init(&o->retired, 0);
-		/* Release: a hit that finds o sees it initialised. */
+		/* Read-side section before publishing: once o is in the
+		 * index, others may touch, evict and retire it at once, and
+		 * only our section keeps it alive for our own touch.
+		 * Release: a hit that finds o sees it initialised. */
+		rcu_lock();
 		if (!atomic_compare_exchange_strong_explicit(&slots[k], &z, o, memory_order_release,
 							     memory_order_relaxed)) {
+			rcu_unlock();
 			free(o);	/* never published */
 			return;
 		}
 		atomic_fetch_add_explicit(&r_alloc, 1, memory_order_relaxed);
 		t->ok[OP_ADD]++;
-		rcu_lock();
 		rcu_hit(t, o);	/* FRESH: this touch or a hit's adds it */
 		rcu_unlock();
 	}

@@ -200,15 +200,20 @@ static void *worker(void *arg)
 			caslist_node_init(&t->o.lru);
 			atomic_init(&t->retired, 0);
 			t->cookie = ALIVE;
-			/* Release: a hit that finds t sees it initialised. */
+			/* Read-side section first: once published, t may be
+			 * found, evicted and retired by others at once, and
+			 * only our section keeps it from being freed under
+			 * our own touch.  Release: a hit that finds t sees
+			 * it initialised. */
+			read_lock();
 			if (!atomic_compare_exchange_strong_explicit(&slot[k], &z, t,
 								     memory_order_release,
 								     memory_order_relaxed)) {
+				read_unlock();
 				free(t);
 				continue;
 			}
 			atomic_fetch_add_explicit(&allocated, 1, memory_order_relaxed);
-			read_lock();
 			hit(t);		/* this touch, or a racing hit's, adds it */
 			read_unlock();
 		}
