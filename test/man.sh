@@ -113,13 +113,14 @@ man_lint() {
 			}
 			if (!related) print page ": SEE ALSO names no related page"
 		}' dir="$1" "$p"
-	done >"$1.lint.raw" 2>&1
-	grep -v '^SUMMARY	' "$1.lint.raw"
+	done >"$tmp/lint.raw" 2>&1
+	grep -v '^SUMMARY	' "$tmp/lint.raw"
 	# two pages with one summary: one was copied from the other
-	grep '^SUMMARY	' "$1.lint.raw" | cut -f2 | sort | uniq -d | while IFS= read -r s; do
-		echo "$(grep "^SUMMARY	$s	" "$1.lint.raw" | cut -f3 | tr '\n' ' '): the same summary: $s"
+	grep '^SUMMARY	' "$tmp/lint.raw" | cut -f2 | sort | uniq -d | while IFS= read -r s; do
+		echo "$(awk -F '\t' -v s="$s" '$1 == "SUMMARY" && $2 == s { print $3 }' "$tmp/lint.raw" |
+			tr '\n' ' '): the same summary: $s"
 	done
-	rm -f "$1.lint.raw"
+	rm -f "$tmp/lint.raw"
 }
 man_lint "$mandir" >"$tmp/lint"
 sed 's/^/# /' "$tmp/lint" | head -40
