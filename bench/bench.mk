@@ -54,15 +54,19 @@ bench-bundle: bench/listbench examples/pagepool/pagepool examples/lru/lrucache
 
 LISTBENCH = ./bench/listbench
 BENCH_ARGS =
+# the commit goes into the JSON context (bench/plot puts it in the titles)
+BENCH_COMMIT = `git -C $(srcdir) describe --always --dirty 2>/dev/null || echo unknown`
 bench: bench/listbench
-	$(LISTBENCH) $(BENCH_ARGS) --benchmark_out=bench/results.json \
+	$(LISTBENCH) $(BENCH_ARGS) --benchmark_context=commit=$(BENCH_COMMIT) \
+		--benchmark_out=bench/results.json \
 		--benchmark_out_format=json
 	$(PYTHON3) $(srcdir)/bench/compare bench/results.json
 	@if test -n "$(GNUPLOT)"; then \
 		$(PYTHON3) $(srcdir)/bench/plot --gnuplot '$(GNUPLOT)' bench/results.json bench/img; \
 	else echo "bench: gnuplot not found (Debian: gnuplot-nox): no charts"; fi
 bench-quick: bench/listbench
-	$(LISTBENCH) --quick $(BENCH_ARGS) --benchmark_out=bench/results-quick.json \
+	$(LISTBENCH) --quick $(BENCH_ARGS) --benchmark_context=commit=$(BENCH_COMMIT) \
+		--benchmark_out=bench/results-quick.json \
 		--benchmark_out_format=json
 	$(PYTHON3) $(srcdir)/bench/compare bench/results-quick.json
 else
