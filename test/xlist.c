@@ -566,6 +566,7 @@ static void op_rcu(struct thr *t)
 		atomic_store(&slots[o->slot], NULL);
 		atomic_store(&o->retired, 1);
 		atomic_fetch_add_explicit(&r_retired, 1, memory_order_relaxed);
+		reader_done();	/* TSan: our writes to o happen before its free */
 		urcu_memb_call_rcu(&o->rcu, robj_free);
 	} else {			/* a new object into an empty slot */
 		struct robj *z = NULL;

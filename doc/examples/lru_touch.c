@@ -187,6 +187,7 @@ static void *worker(void *arg)
 			atomic_store(&slot[o->key], NULL);
 			atomic_store(&t->retired, 1);
 			atomic_fetch_add_explicit(&retired_n, 1, memory_order_relaxed);
+			reader_done();	/* TSan: our writes to o happen before its free */
 			retire(o);
 		} else {			/* a new object for an empty slot */
 			struct tracked *z = NULL;
