@@ -14,7 +14,10 @@
  * ordering and a node taken twice is caught.  After the run (caches
  * flushed, threads joined): caslist_fl_check (clusters contiguous, counts
  * and tails exact, no descriptor leaked) and conservation (every node once:
- * free list or one thread).  One-line summary; exit 0 = pass.
+ * free list or one thread), and progress: every kind of operation (and a
+ * scan window) happened, which the run guarantees by going on after its
+ * time, bounded, until each has (util.h, progress_more); the summary
+ * says by how much (extended=).  One-line summary; exit 0 = pass.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +56,10 @@ static size_t nitems;
 static unsigned batch;
 static _Atomic int stop;
 static _Atomic unsigned long errors;
+/* Every kind below must happen (the progress check): the run goes on
+ * after its time, bounded, until each has (util.h, progress_more). */
+enum { P_TAKEN, P_PUT, P_BATCH, P_CPUT, P_REMOVED, P_WINDOW, NPROG };
+static struct progress prog;
 static pthread_barrier_t start;
 
 
@@ -84,7 +91,7 @@ static struct item *give(struct thr *t)
 
 static void scanner(struct thr *t)
 {
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+	while (progress_more(&stop, &prog)) {
 		size_t from = splitmix64(&t->rng) % nitems, len = 64;
 
 		caslist_fl_scan_begin(&fl);
@@ -100,6 +107,7 @@ static void scanner(struct thr *t)
 			}
 		}
 		caslist_fl_scan_end(&fl);
+		progress_note(&prog, P_WINDOW);
 		/* outside a window TAKEN is allowed: count it (shows the
 		 * probe can see the state at all) */
 		for (size_t i = 0; i < len; i++)
@@ -110,7 +118,7 @@ static void scanner(struct thr *t)
 
 static void worker_ops(struct thr *t)
 {
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+	while (progress_more(&stop, &prog)) {
 		unsigned r = (unsigned)(splitmix64(&t->rng) % 10);
 
 		if (r < 2 || t->nown == 0) {
@@ -129,9 +137,12 @@ static void worker_ops(struct thr *t)
 				fprintf(stderr, "fl_stress: batch count %zu, walked %zu\n", b.n, got);
 			}
 			t->taken += got;
+			if (got > 0)
+				progress_note(&prog, P_TAKEN);
 		} else if (r < 4) {
 			t->puts++;
 			caslist_fl_put(&fl, &give(t)->fl);
+			progress_note(&prog, P_PUT);
 		} else if (r < 6) {
 			size_t k = 1 + splitmix64(&t->rng) % (2 * batch), n = 1;
 			struct item *first = give(t), *prev = first, *it;
@@ -144,11 +155,13 @@ static void worker_ops(struct thr *t)
 			}
 			t->batches++;
 			caslist_fl_put_batch(&fl, &first->fl, &prev->fl, n);
+			progress_note(&prog, P_BATCH);
 		} else if (r < 7) {
 			struct item *it = give(t);
 
 			t->cputs++;
 			caslist_fl_cache_put(&fl, &t->cache, &it->fl);
+			progress_note(&prog, P_CPUT);
 		} else {
 			struct item *it = &items[splitmix64(&t->rng) % nitems];
 
@@ -156,6 +169,7 @@ static void worker_ops(struct thr *t)
 			if (caslist_fl_remove(&fl, &it->fl) == CASLIST_OK) {
 				take_own(t, it, "removed");
 				t->removed++;
+				progress_note(&prog, P_REMOVED);
 			}
 		}
 	}
@@ -221,7 +235,9 @@ int main(int argc, char **argv)
 		caslist_fl_put(&fl, &items[i].fl);
 	}
 
-	if (run_threads(nthreads, worker, thr, sizeof(*thr), &start, &stop, seconds) != 0)
+	atomic_store(&prog.want, (1UL << NPROG) - 1);
+	if (run_threads_progress(nthreads, worker, thr, sizeof(*thr), &start, &stop, seconds,
+				 &prog) != 0)
 		return 2;
 
 	rc = caslist_fl_check(&fl, &nfree, &nclusters);
@@ -273,15 +289,17 @@ int main(int argc, char **argv)
 	}
 	check(&cc, s_taken > 0 && s_puts > 0 && s_batches > 0 && s_cputs > 0 && s_removed > 0 &&
 		      thr[0].windows > 0,
-	      "progress: every operation must have happened");
+	      "progress: every operation must have happened (run extended %.3f s)",
+	      prog.extended);
 
 	printf("fl_stress threads=%d seconds=%.2f seed=%llu nodes=%zu batch=%u: takes=%llu"
 	       " (nodes %llu) puts=%llu put_batches=%llu cache_puts=%llu removes=%llu/%llu"
 	       " windows=%llu probes=%llu taken_seen_outside=%llu free=%zu clusters=%zu"
-	       " owned=%zu -> %s (%d passed, %d failed)\n",
+	       " owned=%zu extended=%.3fs -> %s (%d passed, %d failed)\n",
 	       nthreads, seconds, (unsigned long long)seed, nitems, batch, s_takes, s_taken,
 	       s_puts, s_batches, s_cputs, s_removed, s_removes, thr[0].windows, thr[0].probes,
-	       thr[0].taken_seen_outside, nfree, nclusters, nowned, cc.failed ? "FAIL" : "PASS",
+	       thr[0].taken_seen_outside, nfree, nclusters, nowned, prog.extended,
+	       cc.failed ? "FAIL" : "PASS",
 	       cc.n - cc.failed, cc.failed);
 	caslist_fl_destroy(&fl);
 	return cc.failed ? 1 : 0;
