@@ -127,6 +127,30 @@ sed 's/^/# /' "$tmp/lint" | head -40
 tap_check "$(test ! -s "$tmp/lint"; echo $?)" \
 	"every page complete: its sections, a whole summary of its own, no leaked markup, a related SEE ALSO ($(wc -l <"$tmp/lint") problems)"
 
+# What the header says for a whole section, and the aborts, reach the pages
+# they concern (each was missing once): PAGE|text it must contain
+bad=
+while IFS='|' read -r page want; do
+	grep -q "$want" "$mandir/$page.3" || bad="$bad $page('$want')"
+done <<'EOF_NOTES'
+caslist_init|not concurrent with operations on the same object
+caslist_node_init|not concurrent with operations on the same object
+caslist_check|quiescent
+caslist_link_lock|Lock order
+caslist_link_trylock|Lock order
+caslist_link_lock_prev|Lock order
+caslist_link_unlock|Lock order
+caslist_add_head|Aborts in every build.*if \\fIn\\fP is linked
+caslist_add_tail|Aborts in every build.*if \\fIn\\fP is linked
+caslist_add_head|never initialised
+caslist_pop_head|never initialised
+caslist_pop_tail|never initialised
+caslist|async-signal-safe
+caslist|tsan_cc_family
+EOF_NOTES
+tap_check "$(test -z "$bad"; echo $?)" \
+	"the header's section notes, the lock order and the aborts are on their pages$bad"
+
 # The lint itself: each kind of defect, made in a copy of real pages, must
 # be reported (else the check above proves nothing).
 lint_catches() { # $1 = label, $2 = grep pattern the report must match; the copy is in $tmp/bad
