@@ -518,6 +518,7 @@ static _Atomic int quit;
 static _Atomic unsigned long ready;	/* spin barrier: arrivals, cumulative */
 static unsigned long window_no;		/* the window being run (set by main) */
 static unsigned gap = 256;		/* the largest gap before an op (-g) */
+static unsigned spin_max = 2000;	/* start barrier: spins before yielding (-s) */
 static unsigned long mutant_hits;	/* by thread, summed at the end (relaxed) */
 static _Atomic unsigned long mutant_stale;
 
@@ -812,7 +813,7 @@ static void *worker(void *arg)
 		atomic_fetch_add(&ready, 1);
 		for (unsigned spins = 0;
 		     atomic_load(&ready) < (window_no + 1) * (unsigned long)nthreads; spins++)
-			if (spins > 2000)
+			if (spins > spin_max)
 				sched_yield();
 		for (int i = 0; i < nops_each; i++) {
 			int kind;
@@ -913,6 +914,8 @@ int main(int argc, char **argv)
 			mutant = 1;
 		else if (strcmp(argv[i], "-v") == 0)
 			verbose++;
+		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
+			spin_max = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
 			gap = 1 + (unsigned)atoi(argv[++i]);
 		else
