@@ -1,10 +1,16 @@
 # doc/doc.mk - included from Makefile.am; append to the shared variables with +=
 # Installed documentation (issue 13, items 6 and 7):
-#  - man pages, section 3: one per public function plus caslist(3), made by
-#    tools/gen-man from the headers' doc comments and committed in doc/man/
-#    (doc/man/man.mk lists them).  `make man` regenerates them; test/man.sh
-#    fails when they are stale and renders each one with groff -ww, man -l
-#    and mandoc -T lint (those installed), requiring no warnings;
+#  - man pages, section 3: one per public function, one per macro group
+#    (caslist_entry, CASLIST_LIST_INIT, CASLIST_OK and the other codes,
+#    CASLIST_BATCH_MAX, CASLIST_VERSION, CASLIST_INLINE) plus caslist(3),
+#    made by tools/gen-man from the headers (SYNOPSIS, DESCRIPTION, the
+#    header sections' notes) and doc/man/pages.txt (summaries, RETURN
+#    VALUE, ERRORS, THREAD SAFETY, EXAMPLES, SEE ALSO), committed in
+#    doc/man/ (doc/man/man.mk lists them).  `make man` regenerates them;
+#    test/man.sh fails when they are stale or incomplete (a section
+#    missing, a summary cut off or shared, markup leaked, a bare SEE ALSO,
+#    a macro on no page) and renders each one with groff -ww, man -l and
+#    mandoc -T lint (those installed), requiring no warnings;
 #  - README, ChangeLog, LICENSE and doc/*.md under $(docdir) (doc/ keeps its
 #    name, so README's links work), the runnable examples in
 #    $(docdir)/examples with a Makefile that builds them with pkg-config;
