@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* lib/debug.c - the cold misuse and stuck-link reporters (see debug.h). */
+/* lib/debug.c - the cold misuse and stuck-link reporters (see debug.h).
+ * A leaf: it includes debug.h only (the wait statistics of the
+ * measurement build live in lib/stats.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backoff.h"
 #include "debug.h"
 
 void caslist__misuse(const char *op, const void *node, const char *what)
@@ -53,10 +54,3 @@ void caslist__stuck(const void *link, const char *waiter, unsigned long waited_m
 		link, op, waiter, waited_ms);
 	fflush(stderr);
 }
-
-#ifdef CASLIST_STATS
-/* The measurement build's counters and policy (backoff.h). */
-_Thread_local struct caslist__stats caslist__stats;
-unsigned caslist__backoff_min = 4, caslist__backoff_max = 1024, caslist__poll_max = 0,
-	caslist__crowded_max = 16;
-#endif

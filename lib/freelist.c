@@ -136,9 +136,6 @@ size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_bat
 	 * scanner sees this stripe busy and waits until the batch is done. */
 	atomic_fetch_add_explicit(&fl->busy[b->stripe].n, 1, memory_order_seq_cst);
 	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;
-#ifdef CASLIST_MUTANT_IGNORE_WINDOW
-	b->eager = false;	/* test-only mutant: takes ignore scan windows */
-#endif
 	/* An eager take never leaves a node TAKEN, so the scanner need not
 	 * wait for it: leave the count at once.  Only takes that started
 	 * before the window opened hold a scanner up, so scan_begin cannot
@@ -321,7 +318,7 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 			break;
 		}
 		/* c's tail is the list's tail: hold its link (expect head). */
-		if (&c->tail->link == t && link_lock_expect(t, h)) {
+		if (&c->tail->link == t && link_lock_expect_op(t, h, "caslist_fl_put")) {
 			/* Release: pairs with the acquire in cluster_of, as in
 			 * put_batch (c came to us through an acquire of t's
 			 * pointer, so c's allocation happens before it too). */

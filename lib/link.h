@@ -91,16 +91,31 @@ static inline bool is_head(const node_t *x)
 
 
 /*
- * Every lock acquisition names the operation that takes it (debug builds
- * record it for the stuck-link diagnostic, debug.h).  The short names pass
- * the calling function's name; list.c passes the public op's name where a
- * helper is shared.
+ * Every lock acquisition names the public operation that takes it (debug
+ * builds record it for the stuck-link diagnostic, debug.h): the *_op
+ * steps take it as their last argument.
  */
-#define link_trylock(x, succ) link_trylock_op((x), (succ), __func__)
-#define link_lock(x) link_lock_op((x), __func__)
-#define link_lock_expect(x, expect) link_lock_expect_op((x), (expect), __func__)
-#define link_trylock_prev(x) link_trylock_prev_op((x), __func__)
-#define link_lock_prev(x) link_lock_prev_op((x), __func__)
+
+/*
+ * link_cas_lock - THE lock acquisition: one CAS of x->next from *seen to
+ * desired (a locked word: v|LOCK, or CLAIMED), recording the holder.  Every
+ * way of taking a link lock ([L1]-[L5], the touch claim) is this CAS.
+ * Acquire on success: pairs with the release store that wrote the value we
+ * replace - link_unlock of the link's last holder, link_poison /
+ * link_own_node of a remover, link_init_node of an owner that made the node
+ * FRESH - so that writer's writes (the successor's prev, the node contents)
+ * happen before everything the new holder does.  Relaxed on failure: *seen
+ * is then the value found, and the caller only re-decides from it (waits,
+ * retries, or gives up); it reads nothing through it.
+ */
+static inline bool link_cas_lock(node_t *x, uintptr_t *seen, uintptr_t desired, const char *op)
+{
+	if (!atomic_compare_exchange_strong_explicit(&x->next, seen, desired, memory_order_acquire,
+						     memory_order_relaxed))
+		return false;
+	caslist__note_lock(x, op);
+	return true;
+}
 
 /*
  * link_unlock - release L(x) with successor s: the only way a locked word
@@ -112,31 +127,19 @@ static inline bool is_head(const node_t *x)
  */
 static inline void link_unlock(node_t *x, node_t *s)
 {
-#if defined(CASLIST_MUTANT_RELAXED_UNLOCK)
-	/* Test-only mutant (test/mutants.sh): TSan must report it. */
-	atomic_store_explicit(&x->next, w_of(s), memory_order_relaxed);
-#else
 	atomic_store_explicit(&x->next, w_of(s), memory_order_release);
-#endif
 }
 
 /*
  * [L2] link_trylock - one attempt at L(x).  Relaxed load: only a guess at the
- * expected value; the CAS decides.  CAS acquire on success: pairs with the
- * release in link_unlock that wrote the successor we
- * expect, so the link's last holder's writes are visible to us.
+ * expected value; the CAS (link_cas_lock: acquire) decides.
  */
 static inline bool link_trylock_op(node_t *x, node_t **succ, const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	if (w_locked(v) || w_unlinked(v))
+	if (w_locked(v) || w_unlinked(v) || !link_cas_lock(x, &v, v | LOCK, op))
 		return false;
-	if (!atomic_compare_exchange_strong_explicit(&x->next, &v, v | LOCK,
-						     memory_order_acquire,
-						     memory_order_relaxed))
-		return false;
-	caslist__note_lock(x, op);
 	*succ = node_of(v);
 	return true;
 }
@@ -146,9 +149,10 @@ static inline bool link_trylock_op(node_t *x, node_t **succ, const char *op)
  * *vp of x->next the caller already loaded).  Returns succ(x), or NULL if
  * x is (or becomes) not linked; then *vp is the unlinked value that said
  * so (fresh, owned or queued: callers that report which one use it, never
- * a second load, which could see a later state).  Orders as
- * link_trylock; a failed CAS is relaxed (no data is read on that path).
- * Caller obeys the lock order (see link_lock_prev).
+ * a second load, which could see a later state).  The lock is
+ * link_cas_lock (acquire); the loads between attempts are relaxed (they
+ * only aim the next CAS).  Caller obeys the lock order (see
+ * link_lock_prev).
  */
 static inline node_t *link_lock_from(node_t *x, uintptr_t *vp, const char *op)
 {
@@ -160,13 +164,8 @@ static inline node_t *link_lock_from(node_t *x, uintptr_t *vp, const char *op)
 			*vp = v;
 			return NULL;
 		}
-		if (!w_locked(v) &&
-		    atomic_compare_exchange_weak_explicit(&x->next, &v, v | LOCK,
-							  memory_order_acquire,
-							  memory_order_relaxed)) {
-			caslist__note_lock(x, op);
+		if (!w_locked(v) && link_cas_lock(x, &v, v | LOCK, op))
 			return node_of(v);
-		}
 		if (w_locked(v)) {
 			backoff_wait(&b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -254,7 +253,7 @@ static inline node_t *link_lock_prefetch_seen(node_t *x, uintptr_t *seen, const 
  * [L3] link_lock_expect - take L(x) only while x->next == expect (unlocked).
  * Waits while x->next is locked; returns false as soon as x->next holds
  * any other unlocked value (x is no longer expect's predecessor).
- * Same orders as link_lock.
+ * The lock is link_cas_lock (acquire).
  */
 static inline bool link_lock_expect_op(node_t *x, node_t *expect, const char *op)
 {
@@ -263,12 +262,8 @@ static inline bool link_lock_expect_op(node_t *x, node_t *expect, const char *op
 	for (;;) {
 		uintptr_t v = w_of(expect);
 
-		if (atomic_compare_exchange_weak_explicit(&x->next, &v, v | LOCK,
-							  memory_order_acquire,
-							  memory_order_relaxed)) {
-			caslist__note_lock(x, op);
+		if (link_cas_lock(x, &v, v | LOCK, op))
 			return true;
-		}
 		if (!w_locked(v) && v != w_of(expect))
 			return false;
 		if (w_locked(v))
@@ -313,14 +308,9 @@ static inline node_t *link_trylock_prev_op(node_t *x, const char *op)
 
 	if (!prev_valid(p))
 		return NULL;
-	/* acquire: as in link_trylock. */
-	if (atomic_compare_exchange_strong_explicit(&p->next, &v, w_of(x) | LOCK,
-						    memory_order_acquire,
-						    memory_order_relaxed)) {
-		caslist__note_lock(p, op);
-		return p;
-	}
-	return NULL;
+	/* link_cas_lock (acquire): the CAS expecting x is what validates the
+	 * hint p as x's predecessor (I3). */
+	return link_cas_lock(p, &v, w_of(x) | LOCK, op) ? p : NULL;
 }
 
 /*
@@ -337,25 +327,13 @@ static inline node_t *link_lock_prev_op(node_t *x, const char *op)
 
 	for (;;) {
 		node_t *p = prev_hint(x);
-
-#if defined(CASLIST_MUTANT_SKIP_PRED_LOCK)
-		/* Mutant: trust the hint and skip taking L(p). */
-		if (prev_valid(p))
-			return p;
-#else
 		uintptr_t v = w_of(x);
 
-		/* acquire: pairs with the release that made p->next == x
-		 * (link_unlock, in link_insert_locked or link_unlink_locked, by
-		 * p's last holder). */
-		if (prev_valid(p) &&
-		    atomic_compare_exchange_strong_explicit(&p->next, &v, w_of(x) | LOCK,
-							    memory_order_acquire,
-							    memory_order_relaxed)) {
-			caslist__note_lock(p, op);
+		/* link_cas_lock (acquire): pairs with the release that made
+		 * p->next == x (link_unlock, in link_insert_locked or
+		 * link_unlink_locked, by p's last holder). */
+		if (prev_valid(p) && link_cas_lock(p, &v, w_of(x) | LOCK, op))
 			return p;
-		}
-#endif
 		backoff_wait(&b, p, op);
 	}
 }
@@ -589,19 +567,15 @@ static inline void link_chain(node_t *a, node_t *b)
 
 /*
  * link_claim - one attempt to claim FRESH n: CAS n->next from *v (0, the
- * value the caller read) to CLAIMED.  Only a fresh node is ever claimed:
- * an OWNED one (POISON) belongs to its remover.  On failure *v is the
- * value seen.  Acquire on success: pairs with the release in
+ * value the caller read) to CLAIMED (link_cas_lock).  Only a fresh node is
+ * ever claimed: an OWNED one (POISON) belongs to its remover.  On failure
+ * *v is the value seen.  The acquire pairs with the release in
  * link_init_node (the owner that made n fresh again: its writes to n
- * precede our insert).  Relaxed on failure: the caller re-decides from *v.
+ * precede our insert).
  */
 static inline bool link_claim(node_t *n, uintptr_t *v, const char *op)
 {
-	if (!atomic_compare_exchange_weak_explicit(&n->next, v, CLAIMED, memory_order_acquire,
-						   memory_order_relaxed))
-		return false;
-	caslist__note_lock(n, op);
-	return true;
+	return link_cas_lock(n, v, CLAIMED, op);
 }
 
 /*
