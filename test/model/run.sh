@@ -90,7 +90,7 @@ caught() {
 	fi
 }
 
-clean list.pml "list.pml, all 12 scenarios (2 lists), 3 processes"
+clean list.pml "list.pml, all 14 scenarios (2 lists), 3 processes"
 clean freelist.pml "freelist.pml, all 4 scenarios, 3 processes"
 for m in $mutants; do caught list.pml "$m"; done
 for m in $fl_mutants; do caught freelist.pml "$m"; done
