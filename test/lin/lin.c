@@ -2,10 +2,13 @@
 /*
  * test/lin/lin.c - linearizability of recorded histories (issue 26).
  *
- * Usage: lin <threads> <histories> <seed> [-m] [-v]
+ * Usage: lin <threads> <histories> <seed> [-m] [-v] [-g gap] [-s spins]
  *   -m  the planted mutant: a test-side pop_tail that returns a stale tail
  *       (see mutant_pop_tail); the run must then report violations
- *   -v  print every violating history, not only the first
+ *   -v  print every violating history, not only the first (-v -v: and
+ *       the first three windows)
+ *   -g  the largest random gap before an operation (loads; default 256)
+ *   -s  spins at the start barrier before yielding (default 2000)
  *
  * Each history is a short window: two lists, 3-6 nodes, every thread runs
  * a few operations (2-6, fewer the more threads) released together by a
@@ -40,17 +43,30 @@
  *   add_near(pos, n)      after pos (NEAR_AFTER) or before it (NEAR_BEFORE),
  *                         the result says which; ENOENT if pos is not linked
  *   del_if_linked(n)      true and OWNED if n was linked, else false
- *   move_head(l, n)       n first on l (from any list); ENOENT if not linked
- *   touch(l, n)           linked: first on l, OK; QUEUED: OK, no change;
+ *   move_head(l, n)       n first on l (from any list); ENOENT if not linked.
+ *                         NOT one atomic step: n leaves its list first and
+ *                         enters l's head later (lib/list_ops.h [S7],
+ *                         doc/protocol.md section 3's table); in between
+ *                         it is on no list, a pop of its old list can find
+ *                         that list empty (seen: a one-node list), and every
+ *                         call that targets n waits.  The model takes the
+ *                         two steps apart (spec_apply returns 2, then
+ *                         spec_enter); a node already first on l does not
+ *                         move (one step)
+ *   touch(l, n)           linked: first on l, OK (a move_head, two steps);
+ *                         QUEUED: OK, no change;
  *                         FRESH: added first on l, TOUCH_ADDED; OWNED:
  *                         CASLIST_TOUCH_GONE, no change (issue 21; before
  *                         that change an OWNED node was added like a FRESH
  *                         one, and the model follows whichever list.h says)
  *   release(n)            the owner's caslist_node_init: OWNED -> FRESH
  *   batch(l, n)           linked: removed now, QUEUED in the caller's batch
- *                         for l, OK; QUEUED elsewhere: OK; else ENOENT
+ *                         for l, OK; QUEUED in it already: BATCH_QUEUED;
+ *                         QUEUED elsewhere: OK; else ENOENT
  *   flush                 the caller's queued nodes first on their list,
  *                         the most recently queued first
+ *   cancel                the caller's queued nodes are its own (OWNED); the
+ *                         result lists them in queueing order
  *   splice_head/tail(l, chain)  a private chain first/last on l
  *   cut(l, m)             the prefix of l up to m, now OWNED (the result is
  *                         the whole chain); NULL if m is not linked
