@@ -28,7 +28,6 @@ struct caslist_cluster {
 	enum cluster_state state;
 	size_t nr;
 	struct caslist_fl_node *tail;
-	unsigned long mark;		/* caslist_fl_check's visit mark */
 	/* on fl->spare while SPARE (pool's own list, a caslist list) */
 	struct caslist_node spare_link;
 };
@@ -50,6 +49,27 @@ static inline void cl_lock(struct caslist_cluster *c)
 static inline void cl_unlock(struct caslist_cluster *c)
 {
 	atomic_store_explicit(&c->lock, 0, memory_order_release);
+}
+
+static inline struct caslist_fl_node *fl_node_of(struct caslist_node *n)
+{
+	return caslist_entry(n, struct caslist_fl_node, link);
+}
+
+/* Acquire: pairs with the release stores that set the pointer (set_cluster,
+ * and the three stores of a new cluster in put_batch, build_add and put),
+ * so a thread that reaches a descriptor through a node - a scanner, a
+ * remover, not only the list's walkers - sees it initialised (the slab's
+ * calloc in grow included) before it locks it. */
+static inline struct caslist_cluster *cluster_of(struct caslist_fl_node *x)
+{
+	return atomic_load_explicit(&x->cluster, memory_order_acquire);
+}
+
+/* Release: pairs with the acquire in cluster_of. */
+static inline void set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
+{
+	atomic_store_explicit(&x->cluster, c, memory_order_release);
 }
 
 /* A descriptor in state BUILDING with nr and tail set; never fails

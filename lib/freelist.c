@@ -16,36 +16,15 @@
 
 #include "cluster.h"
 #include "debug.h"
-#include "link.h"
+#include "list_ops.h"
 
-static inline struct caslist_fl_node *fl_node_of(struct caslist_node *n)
-{
-	return caslist_entry(n, struct caslist_fl_node, link);
-}
-
-/* Acquire: pairs with the release stores that set the pointer (set_cluster,
- * and the three stores of a new cluster in put_batch, build_add and put),
- * so a thread that reaches a descriptor through a node - a scanner, a
- * remover, not only the list's walkers - sees it initialised (the slab's
- * calloc in grow included) before it locks it. */
-static inline struct caslist_cluster *cluster_of(struct caslist_fl_node *x)
-{
-	return atomic_load_explicit(&x->cluster, memory_order_acquire);
-}
-
-static inline void set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
-{
-	atomic_store_explicit(&x->cluster, c, memory_order_release);
-}
-
-/* A free list that was never caslist_fl_init'ed (its list head's next is
- * 0): abort naming the free-list call, not the list operation inside it.
- * Relaxed: the word is 0 only if nobody initialised it; every caller
- * reads this line (the head's words) next anyway. */
+/* A free list that was never caslist_fl_init'ed: abort naming the
+ * free-list call, not the list operation inside it.  Every caller reads
+ * this line (the head's words) next anyway. */
 static inline void fl_check_init(const struct caslist_fl *fl, const char *op)
 {
-	CASLIST_REQUIRE(atomic_load_explicit(&fl->list.head.next, memory_order_relaxed) != 0, op,
-			fl, "free list is not initialised (caslist_fl_init)");
+	CASLIST_REQUIRE(caslist__initialised(&fl->list), op, fl,
+			"free list is not initialised (caslist_fl_init)");
 }
 
 void caslist_fl_init(struct caslist_fl *fl, unsigned batch)
@@ -99,9 +78,8 @@ static struct caslist_cluster *lock_front(struct caslist_fl *fl)
 	struct caslist_node *h = &fl->list.head;
 
 	for (;;) {
-		/* Acquire: pairs with the link_unlock that made g first. */
-		struct caslist_node *g =
-			node_of(atomic_load_explicit(&h->next, memory_order_acquire));
+		/* The first node: a hint (acquire), validated below. */
+		struct caslist_node *g = caslist__first_hint(&fl->list);
 		struct caslist_cluster *c;
 
 		if (g == h)
@@ -110,7 +88,7 @@ static struct caslist_cluster *lock_front(struct caslist_fl *fl)
 		if (c != NULL) {
 			cl_lock(c);
 			if (c->state == CL_LIVE && cluster_of(fl_node_of(g)) == c &&
-			    node_of(atomic_load_explicit(&h->next, memory_order_acquire)) == g)
+			    caslist__first_hint(&fl->list) == g)
 				return c;
 			cl_unlock(c);
 		}
@@ -150,8 +128,7 @@ size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_bat
 		if (b->eager) {
 			/* Window open: reset the cluster pointers now, under
 			 * this cluster's lock, so no node is ever seen TAKEN. */
-			struct caslist_node *n = node_of(atomic_load_explicit(
-				&fl->list.head.next, memory_order_acquire));
+			struct caslist_node *n = caslist__first_hint(&fl->list);
 
 			for (;;) {
 				struct caslist_node *nx = caslist_chain_next(n);
@@ -209,7 +186,7 @@ struct caslist_fl_node *caslist_fl_batch_next(struct caslist_fl_batch *b)
 	}
 	/* The node is the taker's now: OWNED, as a pop leaves a node (a
 	 * touch of it adds nothing). */
-	link_own_node(n);
+	caslist__node_own(n);
 	return x;
 }
 
@@ -295,8 +272,6 @@ void caslist_fl_build_put(struct caslist_fl_builder *b)
  * head); else a cluster of one. */
 void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
-	struct caslist_node *h = &fl->list.head;
-
 	fl_check_init(fl, "caslist_fl_put");
 
 	/* Kept in every build: a node put twice breaks the free list for good;
@@ -304,10 +279,10 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 	 * per-node check stays debug-only: it is a second walk's worth.) */
 	CASLIST_REQUIRE(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
 	for (int tries = 0; tries < 4; tries++) {
-		struct caslist_node *t = prev_hint(h);
+		struct caslist_node *t = caslist__tail_hint(&fl->list);
 		struct caslist_cluster *c;
 
-		if (t == h || !prev_valid(t))
+		if (t == NULL)
 			break;
 		c = cluster_of(fl_node_of(t));
 		if (c == NULL)
@@ -318,12 +293,12 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 			break;
 		}
 		/* c's tail is the list's tail: hold its link (expect head). */
-		if (&c->tail->link == t && link_lock_expect_op(t, h, "caslist_fl_put")) {
+		if (&c->tail->link == t && caslist__lock_tail_at(&fl->list, t, "caslist_fl_put")) {
 			/* Release: pairs with the acquire in cluster_of, as in
 			 * put_batch (c came to us through an acquire of t's
 			 * pointer, so c's allocation happens before it too). */
 			atomic_store_explicit(&x->cluster, c, memory_order_release);
-			link_insert_locked(t, h, &x->link, &x->link, "caslist_fl_put");
+			caslist__insert_tail_locked(&fl->list, t, &x->link, "caslist_fl_put");
 			c->tail = x;
 			c->nr++;
 			cl_unlock(c);
@@ -358,7 +333,7 @@ void caslist_fl_cache_flush(struct caslist_fl *fl, struct caslist_fl_cache *c)
 /* ---- remove and node state ---- */
 
 /* [F5] remove: lock x's cluster, re-check x->cluster; TAKEN: ENOENT;
- * BUILDING: again; LIVE: delete x (link_del), fix tail and count. */
+ * BUILDING: again; LIVE: delete x (caslist__del_pred), fix tail and count. */
 int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct backoff b = BACKOFF_INIT;
@@ -389,8 +364,8 @@ int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 		/* x is in c, on the list, and stays so while we hold c (only c's
 		 * holder removes c's nodes), so the list's delete cannot miss. */
 		set_cluster(x, NULL);
-		(void)link_del(&x->link, &p, "caslist_fl_remove");
-		caslist_node_init(&x->link);
+		/* x is the caller's now: OWNED, as after any removal */
+		(void)caslist__del_pred(&x->link, &p, "caslist_fl_remove");
 		if (c->tail == x)	/* p is in c iff c had more nodes (a run) */
 			c->tail = c->nr > 1 ? fl_node_of(p) : NULL;
 		if (--c->nr == 0) {
@@ -445,83 +420,4 @@ void caslist_fl_scan_end(struct caslist_fl *fl)
 {
 	/* Release: the scanner's own writes are done before takes go lazy. */
 	atomic_fetch_sub_explicit(&fl->disable_depth, 1, memory_order_release);
-}
-
-/* ---- audit (quiescent) ---- */
-
-#define FL_CHECK_LIST (-1)
-#define FL_CHECK_NOT_LIVE (-2)
-#define FL_CHECK_SPLIT (-3)
-#define FL_CHECK_COUNT (-4)
-#define FL_CHECK_TAIL (-5)
-#define FL_CHECK_LEAK (-6)
-
-int caslist_fl_check(struct caslist_fl *fl, size_t *nodes, size_t *clusters)
-{
-	static unsigned long gen;
-	struct caslist_node *cur = &fl->list.head;
-	struct caslist_cluster *run = NULL;
-	struct caslist_fl_node *prev = NULL;
-	size_t n = 0, ncl = 0, len = 0, spare = 0;
-	unsigned long mark = ++gen;
-
-	if (caslist_check(&fl->list, SIZE_MAX, NULL) != 0)
-		return FL_CHECK_LIST;
-	for (;;) {
-		int rc = caslist_iter_next(&fl->list, &cur);
-		struct caslist_fl_node *x = rc == 1 ? fl_node_of(cur) : NULL;
-		struct caslist_cluster *c = x ? cluster_of(x) : NULL;
-
-		if (run != NULL && c != run) {	/* a run ends */
-			if (len != run->nr)
-				return FL_CHECK_COUNT;
-			if (run->tail != prev)
-				return FL_CHECK_TAIL;
-		}
-		if (x == NULL)
-			break;
-		if (c == NULL || c->state != CL_LIVE)
-			return FL_CHECK_NOT_LIVE;
-		if (c != run) {
-			if (c->mark == mark)	/* seen before: not contiguous */
-				return FL_CHECK_SPLIT;
-			c->mark = mark;
-			run = c;
-			len = 0;
-			ncl++;
-		}
-		len++;
-		n++;
-		prev = x;
-	}
-	if (caslist_check(&fl->spare, SIZE_MAX, &spare) != 0 ||
-	    ncl + spare != atomic_load_explicit(&fl->ndesc, memory_order_relaxed))
-		return FL_CHECK_LEAK;
-	if (nodes)
-		*nodes = n;
-	if (clusters)
-		*clusters = ncl;
-	return 0;
-}
-
-const char *caslist_fl_check_strerror(int code)
-{
-	switch (code) {
-	case 0:
-		return "ok";
-	case FL_CHECK_LIST:
-		return "the underlying list is broken (caslist_check)";
-	case FL_CHECK_NOT_LIVE:
-		return "a node on the list is not in a live cluster";
-	case FL_CHECK_SPLIT:
-		return "a cluster is not one contiguous run";
-	case FL_CHECK_COUNT:
-		return "a cluster's count differs from its run length";
-	case FL_CHECK_TAIL:
-		return "a cluster's tail is not the last node of its run";
-	case FL_CHECK_LEAK:
-		return "descriptors leaked (live + spare != allocated)";
-	default:
-		return "unknown";
-	}
 }

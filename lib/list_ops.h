@@ -440,6 +440,67 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 	return 1;
 }
 
+/* ---- steps for layers built on the list (lib/freelist.c) -------------
+ * Each is one link.h step under a name of this layer, so a layer above
+ * never touches a link word itself.  The ones that leave a link locked
+ * say which, and the caller must release it with the step named. */
+
+/* Was l initialised (caslist_init / CASLIST_LIST_INIT)?  Relaxed: the word
+ * is 0 only if nobody ever initialised it. */
+static inline bool caslist__initialised(const struct caslist_list *l)
+{
+	return atomic_load_explicit(&l->head.next, memory_order_relaxed) != 0;
+}
+
+/* The first node of l as of now, or &l->head if l is empty: a hint, to be
+ * validated under a lock.  Acquire: pairs with the link_unlock that made
+ * it first, so its contents (and what it points to) are visible. */
+static inline struct caslist_node *caslist__first_hint(const struct caslist_list *l)
+{
+	return node_of(atomic_load_explicit(&l->head.next, memory_order_acquire));
+}
+
+/* The tail of l as of now (prev_hint of the head), or NULL if l is empty
+ * or the hint is not usable: a hint, validated by caslist__lock_tail_at. */
+static inline struct caslist_node *caslist__tail_hint(const struct caslist_list *l)
+{
+	node_t *h = head_of(l), *t = prev_hint(h);
+
+	return t == h || !prev_valid(t) ? NULL : t;
+}
+
+/* [S1] without the wait for a new tail: take L(t) only while t is l's tail
+ * (t->next == head; waits while it is locked).  true: the caller holds
+ * L(t) and must release it with caslist__insert_tail_locked. */
+static inline bool caslist__lock_tail_at(struct caslist_list *l, struct caslist_node *t,
+					 const char *op)
+{
+	return link_lock_expect_op(t, head_of(l), op);
+}
+
+/* [L7] insert n after the tail t whose link the caller holds
+ * (caslist__lock_tail_at); releases it.  Linearizes at t->next = n. */
+static inline void caslist__insert_tail_locked(struct caslist_list *l, struct caslist_node *t,
+					       struct caslist_node *n, const char *op)
+{
+	link_insert_locked(t, head_of(l), n, n, op);
+}
+
+/* [S6] delete n and tell its predecessor at the unlink (ENOENT if n is
+ * not linked).  n is then OWNED by the caller. */
+static inline int caslist__del_pred(struct caslist_node *n, struct caslist_node **pred,
+				    const char *op)
+{
+	return link_del(n, pred, op);
+}
+
+/* Mark n, which the caller holds outside every list (taken off a chain it
+ * owns), OWNED: as a removal leaves it (link_own_node). */
+static inline void caslist__node_own(struct caslist_node *n)
+{
+	link_own_node(n);
+}
+
 /* ---- the lock-word primitives: thin wrappers over link.h ---- */
 
 static inline struct caslist_node *caslist__link_lock(struct caslist_node *x)

@@ -514,7 +514,7 @@ static const char *const sites[] = {
 	"lib/list_ops.h: CASLIST_REQUIRE(v != 0, \"caslist_empty\"",
 	"lib/list_ops.h: CASLIST_REQUIRE(*cur != h, \"caslist_iter_next\"",
 	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&pos->next",
-	"lib/freelist.c: CASLIST_REQUIRE(atomic_load_explicit(&fl->list.head.next",
+	"lib/freelist.c: CASLIST_REQUIRE(caslist__initialised(&fl->list)",
 	"lib/link.h: CASLIST_REQUIRE(f != NULL, op, h",
 	"lib/list_ops.h: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_move_head\"",
