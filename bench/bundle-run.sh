@@ -62,9 +62,15 @@ while [ $# -gt 0 ]; do
 	case $a in
 	--*=*) v=${a#*=} a=${a%%=*} ;;
 	--pin | --smoke | --help | -h) v= ;;
-	--*) [ $# -gt 0 ] || die "$a needs a value (try ./run --help)"
+	--out | --rounds | --seconds | --min-time | --max-threads | --only | --filter | --mem)
+		[ $# -gt 0 ] || die "$a needs a value (try ./run --help)"
 		v=$1
 		shift ;;
+	esac
+	case $a=$v in
+	--pin=?* | --smoke=?* | --help=?*) die "$a takes no value (try ./run --help)" ;;
+	-*=* | -h=) ;;
+	*) die "unexpected argument '$a' (try ./run --help)" ;;
 	esac
 	case $a in
 	--out) out=$v ;;

@@ -13,13 +13,15 @@
 #      libc) and nothing else: no libstdc++, libbenchmark, liburcu,
 #      libcaslist, python or gnuplot; /proc and /sys bound in.  Needs root
 #      or unprivileged user namespaces (unshare -rm), else skipped.
+#  5 - bad options of ./run and a folder that is not ./run's for ./report
+#      exit 2 with a message
 build=${CASLIST_BUILDDIR:-.}
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/test/tap.sh"
 tmp=$(cd "$build" && pwd)/bench/bundle-test-$$
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-tap_plan 4
+tap_plan 5
 b=$tmp/bundle
 out=$(sh "$src/bench/mkbundle.sh" "$build" "$src" "$b" 2>&1)
 tap_check $? "mkbundle: $(ls "$b/lib" 2>/dev/null | grep -c '\.so') libraries, $(ls "$b/bin" 2>/dev/null | tr '\n' ' ')" "$out"
@@ -86,5 +88,20 @@ elif [ -n "$ok" ]; then
 	else
 		tap_notok "chroot: exit $rc, $n JSON files, extra libraries: $extra" "$res"
 	fi
+fi
+bad=
+for a in "--rounds abc" "--rounds 0" "--seconds x" "--max-threads -1" "--only foo" "--frob" "--out" "--pin=1" "stray"; do
+	# shellcheck disable=SC2086
+	msg=$("$b/run" $a 2>&1 >/dev/null)
+	[ $? -eq 2 ] && printf '%s\n' "$msg" | grep -q '^run: ' || bad="$bad[run $a] $msg
+"
+done
+msg=$("$b/report" "$tmp/nothing" 2>&1 >/dev/null)
+[ $? -eq 2 ] && printf '%s\n' "$msg" | grep -q '^report: .*context.json: no such file' ||
+	bad="$bad[report] $msg"
+if [ -z "$bad" ]; then
+	tap_ok "bad options of run and report exit 2 with a message"
+else
+	tap_notok "bad options of run or report" "$bad"
 fi
 tap_done
