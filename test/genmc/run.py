@@ -188,7 +188,9 @@ def client_meta(path):
     m = re.search(r"^ \* genmc-flags:(.*)$", text, re.M)
     flags = m.group(1).split() if m else []
     probes = sorted({int(k) for k in re.findall(r"\bPROBE\((\d+),", text)})
-    return flags, probes
+    m = re.search(r"^ \* genmc-models:(.*)$", text, re.M)
+    models = m.group(1).split() if m else None
+    return flags, probes, models
 
 
 class Runner:
@@ -198,7 +200,7 @@ class Runner:
         self.testdir = os.path.join(args.srcdir, "test", "genmc")
 
     def run(self, stagedir, client, model, extra=()):
-        flags, _ = client_meta(client)
+        flags = client_meta(client)[0]
         gflags = [f for f in flags if not f.startswith("-D")]
         cflags = [f for f in flags if f.startswith("-D")]
         # -disable-instruction-caching: GenMC 0.11's instruction cache reuses
@@ -303,8 +305,12 @@ def main():
     if not args.mutants_only:
         jobs = []
         for c, name in zip(clients, names):
-            _, probes = client_meta(c)
+            _, probes, only = client_meta(c)
             for model in models:
+                if only is not None and model not in only:
+                    print("# %s: not run under %s (genmc-models in %s.c says why)" % (
+                        name, model, name))
+                    continue
                 jobs.append((name, model, None, pool.submit(r.run, base, c, model)))
                 for k in probes:
                     jobs.append((name, model, k, pool.submit(
@@ -335,6 +341,11 @@ def main():
                 key, _, why = ln.partition("\t")
                 survivors[key.strip()] = why.strip()
         todo = [s for s in sites if args.mutant in s["key"]]
+        # cheapest clients first (by their RC11 time above, when known)
+        cost = {row[0]: row[4] or 0 for row in table if row[1] == "rc11"}
+        order = sorted(range(len(names)), key=lambda i: (cost.get(names[i], 0), names[i]))
+        clients[:] = [clients[i] for i in order]
+        names[:] = [names[i] for i in order]
 
         def kill(i, s):
             d = os.path.join(tmp, "m%d" % i)

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * flremove - the free list: remove against take.  x1 and x2 are free, in
+ * one cluster (put_batch).  T1 takes one cluster and reads the payloads;
+ * T2 removes x2 if it is still free (under the cluster's lock: LIVE,
+ * delete, fix the cluster's tail and count), then writes its payload.
+ * Final: every node is taken, removed or free, never two of these, and
+ * caslist_fl_check passes.
+ * genmc-flags: -DGENMC_WITH_FREELIST
+ * genmc-models: rc11
+ * (Not IMM: the descriptor pool's first slab, 63 list adds in main's
+ * prefix, makes each IMM run take minutes - 39 s for flremove, over 300
+ * for flput - against seconds under RC11.)
+ */
+#include "client.h"
+
+struct fobj {
+	struct caslist_fl_node fl;
+	int data;
+};
+
+static struct caslist_fl *F;
+static struct fobj *x1, *x2;
+static int taken1, taken2, removed2;
+
+static void *t1(void *arg)
+{
+	struct caslist_fl_batch bt;
+	struct caslist_fl_node *x;
+
+	(void)arg;
+	caslist_fl_take(F, 2, &bt);
+	while ((x = caslist_fl_batch_next(&bt)) != NULL) {
+		struct fobj *o = caslist_entry(x, struct fobj, fl);
+
+		assert(o->data == (o == x1 ? 10 : 20));
+		if (o == x1)
+			taken1 = 1;
+		else
+			taken2 = 1;
+	}
+	PROBE(1, taken1 && !taken2);
+	return NULL;
+}
+
+static void *t2(void *arg)
+{
+	(void)arg;
+	removed2 = caslist_fl_remove(F, &x2->fl) == CASLIST_OK;
+	if (removed2)
+		x2->data = 21;
+	PROBE(2, removed2);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t p1, p2;
+	size_t nodes = 0;
+
+	F = malloc(sizeof(*F));
+	caslist_fl_init(F, 2);
+	caslist_fl_reserve(F, 4);
+	x1 = malloc(sizeof(*x1));
+	x2 = malloc(sizeof(*x2));
+	caslist_fl_node_init(&x1->fl);
+	caslist_fl_node_init(&x2->fl);
+	x1->data = 10;
+	x2->data = 20;
+	caslist_chain_link(&x1->fl.link, &x2->fl.link);
+	caslist_fl_put_batch(F, &x1->fl, &x2->fl, 2);
+	spawn(p1, t1);
+	spawn(p2, t2);
+	join(p1);
+	join(p2);
+	assert(!(taken2 && removed2));
+	assert(caslist_fl_check(F, &nodes, NULL) == 0);
+	assert(nodes == 2u - taken1 - taken2 - removed2);
+	return 0;
+}
