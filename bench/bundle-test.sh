@@ -80,7 +80,8 @@ fi
 if [ "$rc" = skip ]; then
 	tap_skip "chroot: neither root nor unprivileged user namespaces here"
 elif [ -n "$ok" ]; then
-	extra=$(find "$r" -path "$r/b" -prune -o -name '*.so*' -print | grep -E 'stdc|benchmark|urcu|caslist|gcc_s')
+	extra=$(find "$r" -path "$r/b" -prune -o -name '*.so*' -print | sed 's|.*/||' |
+		grep -E '^lib(stdc|benchmark|urcu|caslist|gcc_s)')
 	n=$(ls "$r/o/res"/*.json 2>/dev/null | wc -l)
 	if [ "$rc" -eq 0 ] && [ "$n" -eq 6 ] && [ -z "$extra" ] &&
 		printf '%s\n' "$res" | grep -q 'no python3 here'; then

@@ -31,7 +31,10 @@ nobase_doc_DATA = README.md ChangeLog LICENSE \
 	doc/img/lru_slice_64.png doc/img/queue_1024.png doc/img/splice_cut_127.png \
 	doc/img/splice_cut_16.png doc/img/splice_cut_255.png doc/img/splice_cut_31.png \
 	doc/img/splice_cut_511.png doc/img/splice_cut_63.png doc/img/splice_cut_8.png \
-	doc/img/stack_1024.png
+	doc/img/stack_1024.png \
+	doc/img/scaling/lru_all_4096.png doc/img/scaling/lruvec_4096.png \
+	doc/img/scaling/del_disjoint_4096.png doc/img/scaling/queue_1024.png \
+	doc/img/scaling/pagepool_page_fault1.png
 examplesdir = $(docdir)/examples
 examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
 	doc/examples/rcu_free.c doc/examples/lru_touch.c
