@@ -413,6 +413,36 @@ static void walk_contract(void)
 	       "a walk whose cursor stays put sees every node that stays put, once");
 }
 
+/* caslist_for_each / _entry: every node once, in order, on a quiet list;
+ * a walk whose cursor node is removed restarts from the head. */
+static void for_each(void)
+{
+	struct caslist_list A = CASLIST_LIST_INIT(A);
+	struct item *it;
+	struct caslist_node *cur;
+	int order[8], k = 0, ok = 1;
+
+	for (int i = 0; i < 6; i++) {
+		caslist_node_init(&items[i].link);
+		caslist_add_tail(&A, &items[i].link);
+	}
+	caslist_for_each_entry(it, cur, &A, link)
+		order[k++] = it->id;
+	for (int i = 0; i < 6; i++)
+		ok = ok && order[i] == items[i].id;
+	tap_ok(k == 6 && ok, "caslist_for_each_entry: every node once, in order");
+	k = 0;
+	caslist_for_each(cur, &A) {
+		if (k++ == 2)
+			caslist_del(cur);	/* the cursor's node goes: restart */
+		if (k > 20)
+			break;
+	}
+	tap_ok(k == 2 + 1 + 5, "caslist_for_each: the cursor's node removed, the walk restarts (%d steps)", k);
+	while (caslist_pop_head(&A) != NULL)
+		;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 42;
@@ -421,6 +451,7 @@ int main(int argc, char **argv)
 	edge_cases();
 	ownership();
 	walk_contract();
+	for_each();
 	random_ops(seed, steps);
 	random_ops(seed + 1, steps);
 	return tap_done();

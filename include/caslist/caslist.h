@@ -3,6 +3,7 @@
 #ifndef CASLIST_CASLIST_H
 #define CASLIST_CASLIST_H
 
+#include <caslist/version.h>
 #include <caslist/list.h>
 #include <caslist/freelist.h>
 

@@ -8,6 +8,10 @@
  * lock; the head node's link is locked like any other.  The protocol, its
  * invariants and the pairing of every atomic are in doc/protocol.md.
  *
+ * Argument order: the list first, then the node (caslist_add_head(l, n));
+ * liburcu and the kernel put the node first (cds_list_add(new, head),
+ * list_add(new, head)).
+ *
  * Concurrency contract (all functions, unless noted):
  *  - Any number of threads may call any operation on the same list at once.
  *  - Memory rule: a node's memory must stay valid *as a caslist node* while
@@ -361,5 +365,45 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #define caslist_link_lock_prev caslist__link_lock_prev
 #define caslist_link_unlock caslist__link_unlock
 #endif /* CASLIST_INLINE */
+
+/* ---- walking a list: the restart on CASLIST_EAGAIN done for you ------ */
+
+/** caslist_iter_step - caslist_iter_next that restarts the walk from the
+ * head when it returns CASLIST_EAGAIN (the cursor's node was removed, or
+ * moved to another list): returns true with *@cur on the next node, false
+ * at the end of @l.  After a restart the walk sees again nodes it has
+ * already seen.  The guarantees are caslist_iter_next's (doc/protocol.md
+ * section 7): every node that stays on @l unmoved for the whole walk is
+ * seen, unless the cursor's node is moved within @l between two steps;
+ * a walk whose cursor keeps being removed may not end, so bound it. */
+static inline bool caslist_iter_step(const struct caslist_list *l, struct caslist_node **cur)
+{
+	for (;;) {
+		int rc = caslist_iter_next(l, cur);
+
+		if (rc != CASLIST_EAGAIN)
+			return rc == 1;
+		*cur = (struct caslist_node *)(uintptr_t)&l->head; /* the walk starts over */
+	}
+}
+
+/*
+ * caslist_for_each(cur, l) - walk @l with the node cursor @cur (a
+ * struct caslist_node * variable), restarting on CASLIST_EAGAIN:
+ *     struct caslist_node *cur;
+ *     caslist_for_each(cur, &lru) use(caslist_entry(cur, struct obj, lru));
+ * caslist_for_each_entry(obj, cur, l, member) - the same, with @obj (a
+ * pointer to the type that embeds the node as @member) set to each
+ * node's object.  Like liburcu's cds_list_for_each_entry(pos, head,
+ * member) with one more argument: the node cursor.  The body may break
+ * out at any time; it must not free @cur's object (memory rule).  See
+ * caslist_iter_step for what the walk sees.
+ */
+#define caslist_for_each(cur, l)                                               \
+	for ((cur) = &(l)->head; caslist_iter_step((l), &(cur));)
+#define caslist_for_each_entry(obj, cur, l, member)                            \
+	for ((cur) = &(l)->head;                                               \
+	     caslist_iter_step((l), &(cur)) &&                                 \
+	     ((obj) = caslist_entry((cur), __typeof__(*(obj)), member), 1);)
 
 #endif /* CASLIST_LIST_H */
