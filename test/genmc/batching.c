@@ -48,7 +48,7 @@ static void *t3(void *arg)
 	got3 = caslist_pop_head(A);
 	if (got3 != NULL)
 		assert(OBJ(got3)->data % 10 == 0 || OBJ(got3)->data < 4);
-	PROBE(3, got3 == &c->link && c->data == 30);
+	PROBE(3, got3 == &a->link && a->data == 10);
 	return NULL;
 }
 

@@ -47,7 +47,7 @@ static void *t2(void *arg)
 			taken2 = 1;
 	}
 	PROBE(1, taken1 && taken2);
-	PROBE(2, taken2 && !taken1);
+	PROBE(2, taken1 && !taken2);
 	return NULL;
 }
 

@@ -9,7 +9,8 @@
 # without it the target says what is missing and skips, unless
 # GENMC_REQUIRED is set (CI), when it fails.
 GENMC_CLIENTS = test/genmc/headpop.c test/genmc/prim.c test/genmc/trylock.c \
-	test/genmc/walk.c test/genmc/touch.c test/genmc/near.c test/genmc/nearnew.c \
+	test/genmc/walk.c test/genmc/touch.c test/genmc/touchrace.c test/genmc/near.c \
+	test/genmc/nearnew.c \
 	test/genmc/cutchain.c test/genmc/batching.c test/genmc/flput.c \
 	test/genmc/flremove.c test/genmc/flscan.c
 EXTRA_DIST += test/genmc/run.py test/genmc/shim.h test/genmc/client.h \

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * touchrace - racing touches of one FRESH node into two lists.  o is
+ * FRESH, its payload written by main; lists A and B are empty.  T1
+ * touches o into A, T2 into B: exactly one claims and adds it (ADDED),
+ * the other moves it to the head of its own list once the add is done
+ * (CASLIST_OK), and both read the payload.  Final: o on exactly one list.
+ */
+#include "client.h"
+
+static struct caslist_list *A, *B;
+static struct obj *o;
+static _Atomic int r1 = -1, r2 = -1;	/* atomic: each probe reads the other's */
+
+static void *t1(void *arg)
+{
+	(void)arg;
+	r1 = caslist_touch(A, &o->link);
+	assert(o->data == 5);
+	PROBE(1, r1 == CASLIST_OK && r2 == CASLIST_TOUCH_ADDED);
+	return NULL;
+}
+
+static void *t2(void *arg)
+{
+	(void)arg;
+	r2 = caslist_touch(B, &o->link);
+	assert(o->data == 5);
+	PROBE(2, r2 == CASLIST_OK && r1 == CASLIST_TOUCH_ADDED);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t p1, p2;
+
+	A = list_new();
+	B = list_new();
+	o = obj_new(5);
+	spawn(p1, t1);
+	spawn(p2, t2);
+	join(p1);
+	join(p2);
+	assert((r1 == CASLIST_TOUCH_ADDED) + (r2 == CASLIST_TOUCH_ADDED) == 1);
+	assert(r1 == CASLIST_TOUCH_ADDED || r1 == CASLIST_OK);
+	assert(r2 == CASLIST_TOUCH_ADDED || r2 == CASLIST_OK);
+	assert(list_len(A) + list_len(B) == 1);
+	return 0;
+}
