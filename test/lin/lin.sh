@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/lin/lin.sh - linearizability of recorded histories (test/lin/lin.c),
-# TAP: CASLIST_LIN_HISTORIES windows (default 20000; 1000 under a
+# TAP: CASLIST_LIN_HISTORIES windows (default 10000; 1000 under a
 # sanitizer) at each of 2, 4 and 8 threads, then the planted mutant (a
 # pop_tail that returns a stale tail) must be caught within 2000 windows.
 # `make soak` runs test/lin/soak.sh instead (many more windows).
@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../tap.sh"
 bin=${CASLIST_BUILDDIR:-.}/test/lin/lin
 case ${CASLIST_SANITIZER:-none} in
-none) n=${CASLIST_LIN_HISTORIES:-20000} ;;
+none) n=${CASLIST_LIN_HISTORIES:-10000} ;;
 *) n=${CASLIST_LIN_HISTORIES:-1000} ;;
 esac
 threads=${CASLIST_LIN_THREADS:-"2 4 8"}
