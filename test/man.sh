@@ -35,7 +35,11 @@ fi
 for h in "$SRCDIR"/include/caslist/*.h "$SRCDIR"/include/caslist/version.h.in; do
 	case $h in */export.h) ;; *) cat "$h" ;; esac
 done | tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' |
-	sed -n 's/^CASLIST_API[^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' | sort -u >"$tmp/api"
+	sed -n 's/^CASLIST_API[^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' | sort -u >"$tmp/api.lib"
+# and the headers' own static inline functions (caslist_iter_step)
+cat "$SRCDIR"/include/caslist/*.h |
+	sed -n 's/^static inline [^(]*[ *]\(caslist_[a-z_0-9]*\)(.*/\1/p' >"$tmp/api.inline"
+sort -u "$tmp/api.lib" "$tmp/api.inline" >"$tmp/api"
 missing=
 for f in $(cat "$tmp/api"); do [ -f "$mandir/$f.3" ] || missing="$missing $f"; done
 tap_check "$(test -z "$missing"; echo $?)" \
