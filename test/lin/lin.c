@@ -2,13 +2,14 @@
 /*
  * test/lin/lin.c - linearizability of recorded histories (issue 26).
  *
- * Usage: lin <threads> <histories> <seed> [-m] [-v] [-u] [-g gap] [-s spins]
+ * Usage: lin <threads> <histories> <seed> [-m] [-v] [-u] [-g gap] [-s us]
  *   -m  the planted mutant: a test-side pop_tail that returns a stale tail
  *       (see mutant_pop_tail); the run must then report violations
  *   -v  print every violating history, not only the first (-v -v: and
  *       the first three windows)
  *   -g  the largest random gap before an operation (loads; default 256)
- *   -s  spins at the start barrier before yielding (default 100000)
+ *   -s  microseconds to spin at the start barrier before yielding
+ *       (default 50; a time, not a count: under TSan a spin costs 100x)
  *   -u  unpinned: by default thread i runs on CPU i mod n (Linux), which
  *       is what makes windows overlap on a small loaded machine: woken
  *       threads otherwise tend to share the waker's CPU and take turns
@@ -541,7 +542,15 @@ static _Atomic int quit;
 static _Atomic unsigned long ready;	/* spin barrier: arrivals, cumulative */
 static unsigned long window_no;		/* the window being run (set by main) */
 static unsigned gap = 256;		/* the largest gap before an op (-g) */
-static unsigned spin_max = 100000;	/* start barrier: spins before yielding (-s) */
+static long spin_us = 50;		/* start barrier: spin this long, then yield (-s) */
+
+static long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
+}
 static int pin = 1;			/* pin thread i to CPU i mod n (-u: do not) */
 static unsigned long mutant_hits;	/* by thread, summed at the end (relaxed) */
 static _Atomic unsigned long mutant_stale;
@@ -855,12 +864,18 @@ static void *worker(void *arg)
 		 * running start their windows together, so their operations
 		 * overlap (a blocking barrier wakes them one by one, and a
 		 * window of a few calls is over before the next one runs).
-		 * Yields after a while: threads may outnumber CPUs. */
+		 * Yields after spin_us: threads may outnumber CPUs, and a
+		 * spinner keeps a partner pinned to its CPU from arriving. */
 		atomic_fetch_add(&ready, 1);
-		for (unsigned spins = 0;
-		     atomic_load(&ready) < (window_no + 1) * (unsigned long)nthreads; spins++)
-			if (spins > spin_max)
+		for (long spins = 0, until = 0;
+		     atomic_load(&ready) < (window_no + 1) * (unsigned long)nthreads; spins++) {
+			if (until == 0)
+				until = now_us() + spin_us;
+			else if (until < 0 || ((spins & 63) == 0 && now_us() > until))
+				until = -1;
+			if (until < 0)
 				sched_yield();
+		}
 		for (int i = 0; i < nops_each; i++) {
 			int kind;
 
@@ -963,7 +978,7 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "-u") == 0)
 			pin = 0;
 		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
-			spin_max = (unsigned)atoi(argv[++i]);
+			spin_us = atol(argv[++i]);
 		else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
 			gap = 1 + (unsigned)atoi(argv[++i]);
 		else
