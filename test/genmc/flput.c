@@ -2,7 +2,7 @@
 /*
  * flput - the free list (lib/freelist.c, lib/cluster.c): put against
  * take.  Clusters of up to 2 nodes; x1 is free.  T1 writes x2's payload
- * and puts it (joining x1's cluster under its lock, or in a cluster of its
+ * (allocated by T1) and puts it (joining x1's cluster under its lock, or in a cluster of its
  * own); T2 takes up to 2 nodes and reads each payload.  Final: every node
  * is taken or free, and caslist_fl_check passes.
  * genmc-flags: -DGENMC_WITH_FREELIST
@@ -25,6 +25,8 @@ static int taken1, taken2;
 static void *t1(void *arg)
 {
 	(void)arg;
+	x2 = malloc(sizeof(*x2));
+	caslist_fl_node_init(&x2->fl);
 	x2->data = 20;
 	caslist_fl_put(F, &x2->fl);
 	return NULL;
@@ -60,11 +62,8 @@ int main(void)
 	caslist_fl_init(F, 2);
 	caslist_fl_reserve(F, 4);
 	x1 = malloc(sizeof(*x1));
-	x2 = malloc(sizeof(*x2));
 	caslist_fl_node_init(&x1->fl);
-	caslist_fl_node_init(&x2->fl);
 	x1->data = 10;
-	x2->data = 0;
 	caslist_fl_put(F, &x1->fl);
 	spawn(p1, t1);
 	spawn(p2, t2);

@@ -11,8 +11,9 @@
 GENMC_CLIENTS = test/genmc/headpop.c test/genmc/prim.c test/genmc/trylock.c \
 	test/genmc/walk.c test/genmc/touch.c test/genmc/touchrace.c test/genmc/near.c \
 	test/genmc/nearnew.c \
-	test/genmc/cutchain.c test/genmc/batching.c test/genmc/flput.c \
-	test/genmc/flremove.c test/genmc/flscan.c test/genmc/flgrow.c
+	test/genmc/cutchain.c test/genmc/cutflag.c test/genmc/batching.c test/genmc/flput.c \
+	test/genmc/flremove.c test/genmc/flscan.c test/genmc/flgrow.c \
+	test/genmc/flgrow2.c
 EXTRA_DIST += test/genmc/run.py test/genmc/shim.h test/genmc/client.h \
 	test/genmc/survivors $(GENMC_CLIENTS)
 CLEANFILES += test/genmc/report.md

@@ -17,7 +17,9 @@
    RC11 in some client), or be listed in test/genmc/survivors with the
    argument's place in doc/protocol.md section 5.  A listed mutant that is
    killed, or a listed key that matches no site, fails too (the list is
-   stale).
+   stale).  A listed reason that starts with "TODO" marks an order no
+   client catches yet and no argument covers: reported "not ok ... # TODO"
+   (TAP: not a failure) and counted on a line of its own.
 Prints TAP and a closing "N passed, N failed" line; --report writes the
 tables (per client and model: executions, blocked, seconds; per mutant:
 the killer and its error) as Markdown.
@@ -288,16 +290,20 @@ def main():
     r = Runner(args)
     results = []          # (ok, description)
     table = []            # client rows
-    n_ok = n_fail = 0
+    n_ok = n_fail = n_todo = 0
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
 
-    def report(ok, desc, detail=None):
-        nonlocal n_ok, n_fail
+    def report(ok, desc, detail=None, todo=False):
+        nonlocal n_ok, n_fail, n_todo
+        if todo:
+            n_todo += 1
+            print("not ok %d - %s # TODO" % (n_ok + n_fail + n_todo, desc))
+            return
         if ok:
             n_ok += 1
         else:
             n_fail += 1
-        print("%s %d - %s" % ("ok" if ok else "not ok", n_ok + n_fail, desc))
+        print("%s %d - %s" % ("ok" if ok else "not ok", n_ok + n_fail + n_todo, desc))
         if detail and not ok:
             print(detail)
         sys.stdout.flush()
@@ -379,8 +385,13 @@ def main():
                     desc += " but listed in test/genmc/survivors: stale argument"
                 report(ok, desc)
             else:
-                mutants.append((s, None, survivors.get(s["key"]), None))
+                why = survivors.get(s["key"], "")
+                mutants.append((s, None, why or None, None))
                 ok = listed and not broken
+                if ok and why.startswith("TODO"):
+                    report(False, "mutant %s %s -> %s: survives every client; %s" % (
+                        where, s["order"], s["weaker"], why), todo=True)
+                    continue
                 desc = "mutant %s %s -> %s: survives every client" % (
                     where, s["order"], s["weaker"])
                 if broken:
@@ -409,6 +420,9 @@ def main():
                     killer or "-", err or "?"))
     if not args.keep:
         shutil.rmtree(tmp, ignore_errors=True)
+    if n_todo:
+        print("# %d mutants survive with no client and no argument yet (TODO in "
+              "test/genmc/survivors)" % n_todo)
     print("%d passed, %d failed" % (n_ok, n_fail))
     return 1 if n_fail else 0
 
