@@ -6,12 +6,12 @@
  * with the CPU's pause/yield hint; once at the cap it also calls
  * sched_yield(), because with more threads than cores the holder of the
  * link we wait for may be preempted (the test suite runs 256 threads on 2
- * cores).  The cap is BACKOFF_MAX pauses, or CROWDED_MAX while this
- * thread has recently seen a sched_yield give its CPU away (backoff_crowd
+ * cores).  The cap is CASLIST_LK_BACKOFF_MAX pauses, or CASLIST_LK_CROWDED_MAX while this
+ * thread has recently seen a sched_yield give its CPU away (caslist_lk_backoff_crowd
  * below).  Concurrency Kit's ck_backoff_eb is the same idea but never
  * yields, and its stall is inline asm; this is a few lines of our own.
  *
- * backoff_wait(b, link, op) is backoff() for a wait on one link's lock
+ * caslist_lk_backoff_wait(b, link, op) is backoff() for a wait on one link's lock
  * (or one retry of an operation that found LINK busy).  In every build it
  * also watches the time, but only once the backoff is at its cap (the
  * yielding phase, where a clock read is noise): a wait on the same link
@@ -32,30 +32,25 @@
 #include "debug.h"
 
 /*
- * Wait counters and a tunable policy, for the measurement build only
- * (-DCASLIST_STATS: test/waitstat).  Per thread: backoff rounds, PAUSEs
- * spun, sched_yield calls (a round = one failed attempt at a held link, or
- * one retry of an operation).  Release and
- * debug builds compile all of it away.
+ * The wait policy's constants and the statistics hook.  Each is a default
+ * that a measurement build may set before this header (test/waitstat
+ * force-includes the non-installed lib/stats.h, which makes them
+ * per-thread counters and tunable variables); nothing else sets them.
  */
-#ifdef CASLIST_STATS
-struct caslist__stats {
-	unsigned long rounds, pauses, yields;
-};
-extern _Thread_local struct caslist__stats caslist__stats;
-extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max,
-	caslist__crowded_max;
-#define CASLIST_STAT(field, n) (caslist__stats.field += (n))
-#define BACKOFF_MIN caslist__backoff_min
-#define BACKOFF_MAX caslist__backoff_max
-#define POLL_MAX caslist__poll_max
-#define CROWDED_MAX caslist__crowded_max
-#else
-#define CASLIST_STAT(field, n) ((void)0)
-#define BACKOFF_MIN 4u
-#define BACKOFF_MAX 1024u
-#define POLL_MAX CASLIST_POLL_MAX
-#define CROWDED_MAX 16u
+#ifndef CASLIST_LK_STAT
+#define CASLIST_LK_STAT(field, n) ((void)0)
+#endif
+#ifndef CASLIST_LK_BACKOFF_MIN
+#define CASLIST_LK_BACKOFF_MIN 4u
+#endif
+#ifndef CASLIST_LK_BACKOFF_MAX
+#define CASLIST_LK_BACKOFF_MAX 1024u
+#endif
+#ifndef CASLIST_LK_POLL_MAX
+#define CASLIST_LK_POLL_MAX CASLIST_POLL_MAX
+#endif
+#ifndef CASLIST_LK_CROWDED_MAX
+#define CASLIST_LK_CROWDED_MAX 16u
 #endif
 #ifndef CASLIST_POLL_MAX
 #define CASLIST_POLL_MAX 0	/* rounds of local spinning before backing off */
@@ -64,17 +59,17 @@ extern unsigned caslist__backoff_min, caslist__backoff_max, caslist__poll_max,
 /*
  * One wait (a loop that may back off).  8 bytes, set by one store: the
  * fast path of every operation declares one.  The stuck watch's state is
- * per thread (backoff_watch_state below), armed by the first round of a
+ * per thread (caslist_lk_backoff_watch_state below), armed by the first round of a
  * wait that reaches the yielding phase: a thread runs one wait at a time.
  */
-struct backoff {
+struct caslist_lk_backoff {
 	unsigned spins;
-	unsigned short polls;	/* backoff_wait: rounds of local spinning so far */
-	unsigned short armed;	/* backoff_wait: this wait owns the watch state */
+	unsigned short polls;	/* caslist_lk_backoff_wait: rounds of local spinning so far */
+	unsigned short armed;	/* caslist_lk_backoff_wait: this wait owns the watch state */
 };
-#define BACKOFF_INIT { BACKOFF_MIN, 0, 0 }
+#define CASLIST_LK_BACKOFF_INIT { CASLIST_LK_BACKOFF_MIN, 0, 0 }
 
-static inline void cpu_relax(void)
+static inline void caslist_lk_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
@@ -85,7 +80,7 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static inline unsigned long long backoff_now_ns(void)
+static inline unsigned long long caslist_lk_backoff_now_ns(void)
 {
 	struct timespec ts;
 
@@ -96,62 +91,62 @@ static inline unsigned long long backoff_now_ns(void)
 /*
  * The crowding hint, per thread (per translation unit too: in inline mode
  * the caller's files have their own).  A sched_yield that kept us off the
- * CPU for more than YIELD_SLOW_NS means other threads were waiting for
+ * CPU for more than CASLIST_LK_YIELD_SLOW_NS means other threads were waiting for
  * this CPU: the machine is oversubscribed, and the holder of the link we
  * wait for may be one of them, preempted.  While the hint is up, a wait
- * yields as soon as its rounds reach CROWDED_MAX pauses instead of
- * BACKOFF_MAX: spinning on would only burn the time slice that holder
- * needs.  A slow yield sets the hint to CROWD_HOLD, a quick one (nobody
+ * yields as soon as its rounds reach CASLIST_LK_CROWDED_MAX pauses instead of
+ * CASLIST_LK_BACKOFF_MAX: spinning on would only burn the time slice that holder
+ * needs.  A slow yield sets the hint to CASLIST_LK_CROWD_HOLD, a quick one (nobody
  * else to run: about 0.5 us on the 2-vCPU test machines) lowers it by one,
  * so one stall of the host does not keep a thread yielding early for long.
  * Not shared between threads: no atomics, nothing to order.
  */
-#define YIELD_SLOW_NS 5000u
-#define CROWD_HOLD 8u
-static _Thread_local unsigned char backoff_crowd __attribute__((unused));
+#define CASLIST_LK_YIELD_SLOW_NS 5000u
+#define CASLIST_LK_CROWD_HOLD 8u
+static _Thread_local unsigned char caslist_lk_backoff_crowd __attribute__((unused));
 
 /* A sched_yield took NS nanoseconds: raise or lower the hint. */
-static inline void backoff_note_yield(unsigned long long ns)
+static inline void caslist_lk_backoff_note_yield(unsigned long long ns)
 {
-	if (ns > YIELD_SLOW_NS)
-		backoff_crowd = CROWD_HOLD;
-	else if (backoff_crowd > 0)
-		backoff_crowd--;
+	if (ns > CASLIST_LK_YIELD_SLOW_NS)
+		caslist_lk_backoff_crowd = CASLIST_LK_CROWD_HOLD;
+	else if (caslist_lk_backoff_crowd > 0)
+		caslist_lk_backoff_crowd--;
 }
 
 /* The spin cap of this thread's next round. */
-static inline unsigned backoff_cap(void)
+static inline unsigned caslist_lk_backoff_cap(void)
 {
-	return backoff_crowd ? CROWDED_MAX : BACKOFF_MAX;
+	return caslist_lk_backoff_crowd ? CASLIST_LK_CROWDED_MAX : CASLIST_LK_BACKOFF_MAX;
 }
 
-static inline void backoff_yield(void)
+static inline void caslist_lk_backoff_yield(void)
 {
-	unsigned long long t0 = backoff_now_ns();
+	unsigned long long t0 = caslist_lk_backoff_now_ns();
 
-	CASLIST_STAT(yields, 1);
+	CASLIST_LK_STAT(yields, 1);
 	sched_yield();
-	backoff_note_yield(backoff_now_ns() - t0);
+	caslist_lk_backoff_note_yield(caslist_lk_backoff_now_ns() - t0);
 }
 
-static inline void backoff(struct backoff *b)
+static inline void caslist_lk_backoff(struct caslist_lk_backoff *b)
 {
-	unsigned cap = backoff_cap();
+	unsigned cap = caslist_lk_backoff_cap();
 	unsigned n = b->spins < cap ? b->spins : cap;
 
-	CASLIST_STAT(rounds, 1);
-	CASLIST_STAT(pauses, n);
+	CASLIST_LK_STAT(rounds, 1);
+	CASLIST_LK_STAT(pauses, n);
 	for (unsigned i = 0; i < n; i++)
-		cpu_relax();
+		caslist_lk_cpu_relax();
 	if (b->spins < cap)
 		b->spins = b->spins ? b->spins << 1 : 1;
 	else
-		backoff_yield();
+		caslist_lk_backoff_yield();
 }
 
-static inline unsigned long long backoff_now_ms(void)
+static inline unsigned long long caslist_lk_backoff_now_ms(void)
 {
-	return backoff_now_ns() / 1000000u;
+	return caslist_lk_backoff_now_ns() / 1000000u;
 }
 
 /*
@@ -160,51 +155,55 @@ static inline unsigned long long backoff_now_ms(void)
  * wait is on, when that wait started yielding on it, and whether it has
  * reported.  Not shared: no atomics.
  */
-struct backoff_watch_state {
+struct caslist_lk_backoff_watch_state {
 	const void *link;
 	unsigned long long t0_ms;
 	bool told;
 };
-static _Thread_local struct backoff_watch_state backoff_ws __attribute__((unused));
+static _Thread_local struct caslist_lk_backoff_watch_state caslist_lk_backoff_ws
+	__attribute__((unused));
 
 /*
  * Called only from the yielding phase of a wait: start the clock when this
  * wait first gets here or moves to another link; past caslist__stuck_ms(),
  * say so once (the waiter keeps waiting).
  */
-static inline void backoff_watch(struct backoff *b, const void *link, const char *op)
+static inline void caslist_lk_backoff_watch(struct caslist_lk_backoff *b, const void *link,
+					    const char *op)
 {
-	unsigned long long now = backoff_now_ms();
+	unsigned long long now = caslist_lk_backoff_now_ms();
 
-	if (!b->armed || backoff_ws.link != link) {
+	if (!b->armed || caslist_lk_backoff_ws.link != link) {
 		b->armed = 1;
-		backoff_ws.link = link;
-		backoff_ws.t0_ms = now;
-		backoff_ws.told = false;
-	} else if (!backoff_ws.told && now - backoff_ws.t0_ms > caslist__stuck_ms()) {
-		backoff_ws.told = true;
-		caslist__stuck(link, op, (unsigned long)(now - backoff_ws.t0_ms));
+		caslist_lk_backoff_ws.link = link;
+		caslist_lk_backoff_ws.t0_ms = now;
+		caslist_lk_backoff_ws.told = false;
+	} else if (!caslist_lk_backoff_ws.told &&
+		   now - caslist_lk_backoff_ws.t0_ms > caslist__stuck_ms()) {
+		caslist_lk_backoff_ws.told = true;
+		caslist__stuck(link, op, (unsigned long)(now - caslist_lk_backoff_ws.t0_ms));
 	}
 }
 
 /* One round of waiting for the lock of LINK, by operation OP. */
-static inline void backoff_wait(struct backoff *b, const void *link, const char *op)
+static inline void caslist_lk_backoff_wait(struct caslist_lk_backoff *b, const void *link,
+					   const char *op)
 {
-	if (b->spins >= backoff_cap())
-		backoff_watch(b, link, op);
+	if (b->spins >= caslist_lk_backoff_cap())
+		caslist_lk_backoff_watch(b, link, op);
 	/* Local spinning first: one PAUSE per round, and the caller re-reads
 	 * the word (a load: the line stays shared until the holder's store),
 	 * so a short critical section is seen ending at once; exponential
-	 * backoff (and, at its cap, sched_yield) only after POLL_MAX rounds. */
-#if defined(CASLIST_STATS) || CASLIST_POLL_MAX > 0
-	if (b->polls < POLL_MAX) {
+	 * backoff (and, at its cap, sched_yield) only after CASLIST_LK_POLL_MAX rounds. */
+#if defined(CASLIST_LK_POLL_TUNABLE) || CASLIST_POLL_MAX > 0
+	if (b->polls < CASLIST_LK_POLL_MAX) {
 		b->polls++;
-		CASLIST_STAT(pauses, 1);
-		cpu_relax();
+		CASLIST_LK_STAT(pauses, 1);
+		caslist_lk_cpu_relax();
 		return;
 	}
 #endif
-	backoff(b);
+	caslist_lk_backoff(b);
 }
 
 #endif /* CASLIST_LIB_BACKOFF_H */

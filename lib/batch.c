@@ -14,15 +14,15 @@ void caslist_batch_init(struct caslist_batch *b)
 	b->n = 0;
 }
 
-/* The batch word of b: its address with BATCH_TAG (b is at least 4-aligned). */
+/* The batch word of b: its address with CASLIST_LK_BATCH_TAG (b is at least 4-aligned). */
 static inline uintptr_t batch_word(const struct caslist_batch *b)
 {
-	return (uintptr_t)b | BATCH_TAG;
+	return (uintptr_t)b | CASLIST_LK_BATCH_TAG;
 }
 
 /*
  * [S13] queue n: L(n) (ENOENT if n is not linked), wait for L(pred) as a
- * delete ([S6], rules R2/R3), unlink leaving n's word = b|BATCH_TAG.  From
+ * delete ([S6], rules R2/R3), unlink leaving n's word = b|CASLIST_LK_BATCH_TAG.  From
  * the unlink on, n is in no list and QUEUED: owned by b's thread until
  * the flush (or a cancel).  When L(n) cannot be had, the result comes from
  * the unlinked value that link_lock saw (never a second load: by then
@@ -33,19 +33,19 @@ static inline uintptr_t batch_word(const struct caslist_batch *b)
 int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 			    struct caslist_node *n)
 {
-	node_t *s, *p;
+	struct caslist_node *s, *p;
 	uintptr_t seen;
 
-	CASLIST_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
+	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
 			"the batch holds nodes for another list (flush it first)");
-	s = link_lock_prefetch_seen(n, &seen, "caslist_batch_move_head");
+	s = caslist_lk_lock_prefetch_seen(n, &seen, "caslist_batch_move_head");
 	if (s == NULL) {
 		if (seen == batch_word(b))
 			return CASLIST_BATCH_QUEUED;
-		return w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
+		return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
 	}
-	p = link_lock_prev_op(n, "caslist_batch_move_head");
-	link_unlink_to_batch(p, n, s, batch_word(b), "caslist_batch_move_head");
+	p = caslist_lk_lock_prev_op(n, "caslist_batch_move_head");
+	caslist_lk_unlink_to_batch(p, n, s, batch_word(b), "caslist_batch_move_head");
 	b->l = l;
 	b->node[b->n++] = n;
 	if (b->n == CASLIST_BATCH_MAX)
@@ -73,9 +73,9 @@ size_t caslist_batch_move_head_n(struct caslist_batch *b, struct caslist_list *l
 		size_t e = k - i0 < BATCH_PREFETCH_WINDOW ? k : i0 + BATCH_PREFETCH_WINDOW;
 
 		for (size_t i = i0; i < e; i++)
-			link_prefetch_w(nodes[i]);
+			caslist_lk_prefetch_w(nodes[i]);
 		for (size_t i = i0; i < e; i++)
-			(void)link_prefetch_nbrs(nodes[i]);
+			(void)caslist_lk_prefetch_nbrs(nodes[i]);
 		for (size_t i = i0; i < e; i++)
 			queued += caslist_batch_move_head(b, l, nodes[i]) == CASLIST_OK;
 	}
@@ -91,7 +91,7 @@ size_t caslist_batch_move_head_n(struct caslist_batch *b, struct caslist_list *l
  */
 void caslist_batch_flush(struct caslist_batch *b)
 {
-	node_t *h, *f, *first, *last;
+	struct caslist_node *h, *f, *first, *last;
 	unsigned k = b->n;
 
 	if (k == 0)
@@ -99,28 +99,28 @@ void caslist_batch_flush(struct caslist_batch *b)
 	first = b->node[k - 1];
 	last = b->node[0];
 	for (unsigned i = k - 1; i > 0; i--)
-		link_batch_chain(b->node[i], b->node[i - 1]);
+		caslist_lk_batch_chain(b->node[i], b->node[i - 1]);
 	h = &b->l->head;
-	f = link_lock_head(h, "caslist_batch_flush");
-	link_insert_locked(h, f, first, last, "caslist_batch_flush");
+	f = caslist_lk_lock_head(h, "caslist_batch_flush");
+	caslist_lk_insert_locked(h, f, first, last, "caslist_batch_flush");
 	for (unsigned i = k - 1; i > 0; i--)
-		link_unlock(b->node[i], b->node[i - 1]);
+		caslist_lk_unlock(b->node[i], b->node[i - 1]);
 	b->n = 0;
 }
 
 /*
  * [S15] cancel: the queued nodes become OWNED by the caller, in no list
- * (link_own_node: POISON, as a removal leaves them), and the batch is
+ * (caslist_lk_own_node: POISON, as a removal leaves them), and the batch is
  * empty.  Only the batch's thread writes those words while they are
  * queued (every other thread sees "not linked" and writes nothing), so a
- * plain store is enough; release as in link_poison.
+ * plain store is enough; release as in caslist_lk_poison.
  */
 size_t caslist_batch_cancel(struct caslist_batch *b, struct caslist_node **out)
 {
 	unsigned k = b->n;
 
 	for (unsigned i = 0; i < k; i++) {
-		link_own_node(b->node[i]);
+		caslist_lk_own_node(b->node[i]);
 		if (out != NULL)
 			out[i] = b->node[i];
 	}

@@ -18,21 +18,21 @@
 
 int caslist_check(const struct caslist_list *l, size_t max_nodes, size_t *count)
 {
-	const node_t *h = &l->head;
-	const node_t *x = h;
+	const struct caslist_node *h = &l->head;
+	const struct caslist_node *x = h;
 	size_t n = 0;
 
 	for (;;) {
 		/* Relaxed: quiescent by contract; the caller's join or lock
 		 * gave us every write already. */
 		uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
-		const node_t *s = node_of(v);
+		const struct caslist_node *s = caslist_lk_node_of(v);
 
-		if (w_locked(v))
+		if (caslist_lk_w_locked(v))
 			return CHECK_LOCKED;
-		if (w_unlinked(v))
+		if (caslist_lk_w_unlinked(v))
 			return CHECK_UNLINKED;
-		if (prev_hint(s) != x)
+		if (caslist_lk_prev_hint(s) != x)
 			return CHECK_BAD_PREV;
 		if (s == h)
 			break;

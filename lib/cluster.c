@@ -32,7 +32,7 @@ void caslist__cl_pool_init(struct caslist_fl *fl)
  * How a descriptor's initialisation (calloc, then the stores below) reaches
  * the other threads that lock it - every cl_lock must happen after it, or
  * it is a data race with the calloc:
- *  - d[1..]: through fl->spare, add_head's release (link_unlock) and the
+ *  - d[1..]: through fl->spare, add_head's release (caslist_lk_unlock) and the
  *    acquire CAS of the pop_head that takes it (caslist__cl_alloc);
  *  - d[0], and any descriptor once it is in use: through the pointers to
  *    it in its nodes, whose stores are releases (freelist.c: set_cluster,
@@ -70,7 +70,8 @@ static struct caslist_cluster *grow(struct caslist_fl *fl)
 }
 
 /* [F0] a descriptor off the pool (a caslist list: pop_head), BUILDING. */
-struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail)
+struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr,
+					  struct caslist_fl_node *tail)
 {
 	struct caslist_node *n = caslist_pop_head(&fl->spare);
 	struct caslist_cluster *c =

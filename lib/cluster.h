@@ -39,11 +39,11 @@ struct caslist_cluster {
  */
 static inline void cl_lock(struct caslist_cluster *c)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	while (atomic_exchange_explicit(&c->lock, 1, memory_order_acquire) != 0)
 		while (atomic_load_explicit(&c->lock, memory_order_relaxed) != 0)
-			backoff(&b);
+			caslist_lk_backoff(&b);
 }
 
 static inline void cl_unlock(struct caslist_cluster *c)
@@ -74,7 +74,8 @@ static inline void set_cluster(struct caslist_fl_node *x, struct caslist_cluster
 
 /* A descriptor in state BUILDING with nr and tail set; never fails
  * (grows the pool by a slab if it is empty; aborts only if malloc does). */
-struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr, struct caslist_fl_node *tail);
+struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr,
+					  struct caslist_fl_node *tail);
 /* Back to the pool; the caller has moved it out of LIVE/TAKEN. */
 void caslist__cl_retire(struct caslist_fl *fl, struct caslist_cluster *c);
 void caslist__cl_pool_init(struct caslist_fl *fl);

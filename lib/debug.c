@@ -14,7 +14,7 @@ void caslist__misuse(const char *op, const void *node, const char *what)
 	abort();
 }
 
-struct caslist__holder caslist__holders[CASLIST_HOLDER_SLOTS];
+struct caslist_lk_holder caslist__holders[CASLIST_LK_HOLDER_SLOTS];
 
 unsigned long caslist__stuck_ms(void)
 {
@@ -34,7 +34,7 @@ unsigned long caslist__stuck_ms(void)
 
 void caslist__stuck(const void *link, const char *waiter, unsigned long waited_ms)
 {
-	struct caslist__holder *h = caslist__slot(link);
+	struct caslist_lk_holder *h = caslist_lk_slot(link);
 	/* Relaxed, re-checked: link, op, link again; the op is trusted only if
 	 * the slot named this link both times (else another link that shares
 	 * the slot overwrote it). */
@@ -42,7 +42,7 @@ void caslist__stuck(const void *link, const char *waiter, unsigned long waited_m
 	const char *op = atomic_load_explicit(&h->op, memory_order_relaxed);
 	uintptr_t l2 = atomic_load_explicit(&h->link, memory_order_relaxed);
 
-	if (!CASLIST_DEBUG_ON)
+	if (!CASLIST_LK_DEBUG_ON)
 		op = "an unrecorded operation (configure --enable-debug to record holders)";
 	else if (l1 != (uintptr_t)link || l2 != l1 || op == NULL)
 		op = "an unrecorded operation (its slot was reused)";

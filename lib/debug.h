@@ -12,9 +12,9 @@
  * Stuck links (every build): a waiter that has waited for one link longer
  * than CASLIST_STUCK_MS milliseconds (environment; default 5000) prints
  * one line naming the link, itself, the holder and the likely causes, then
- * keeps waiting (backoff_wait in backoff.h).  Debug builds also record, at
+ * keeps waiting (caslist_lk_backoff_wait in backoff.h).  Debug builds also record, at
  * every link-lock acquisition, the operation that took it, in a striped
- * side table keyed by the link's address (caslist__note_lock), so the line
+ * side table keyed by the link's address (caslist_lk_note_lock), so the line
  * names the holder; release builds say the holder is not recorded.
  */
 #ifndef CASLIST_LIB_DEBUG_H
@@ -27,9 +27,9 @@
 #include <caslist/export.h>
 
 #ifdef CASLIST_DEBUG
-#define CASLIST_DEBUG_ON 1
+#define CASLIST_LK_DEBUG_ON 1
 #else
-#define CASLIST_DEBUG_ON 0
+#define CASLIST_LK_DEBUG_ON 0
 #endif
 
 /* Cold, out-of-line reporter: prints "caslist: OP(NODE): WHAT" and aborts.
@@ -42,54 +42,54 @@ __attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
  * Tier 1b (every build): misuse that would otherwise hang or corrupt
  * silently, where the check costs a load of a line the operation touches
  * anyway and a predicted branch (doc/protocol.md section 9 lists them with
- * their measured cost).  Aborts with the same message as CASLIST_CHECK.
+ * their measured cost).  Aborts with the same message as CASLIST_LK_CHECK.
  */
 #ifndef CASLIST_MEASURE_NO_REQUIRE
-#define CASLIST_REQUIRE(cond, op, node, what)                                  \
+#define CASLIST_LK_REQUIRE(cond, op, node, what)                                  \
 	do {                                                                   \
 		if (__builtin_expect(!(cond), 0))                              \
 			caslist__misuse((op), (node), (what));                 \
 	} while (0)
 #else	/* only to measure what the checks cost (doc/protocol.md section 9) */
-#define CASLIST_REQUIRE(cond, op, node, what) ((void)0)
+#define CASLIST_LK_REQUIRE(cond, op, node, what) ((void)0)
 #endif
 
 /* Abort with a message if COND is false (debug builds only). */
-#define CASLIST_CHECK(cond, op, node, what)                                    \
+#define CASLIST_LK_CHECK(cond, op, node, what)                                    \
 	do {                                                                   \
-		if (CASLIST_DEBUG_ON && __builtin_expect(!(cond), 0))          \
+		if (CASLIST_LK_DEBUG_ON && __builtin_expect(!(cond), 0))          \
 			caslist__misuse((op), (node), (what));                 \
 	} while (0)
 
 /* ---- who holds a link (debug builds) ---- */
 
-#define CASLIST_HOLDER_SLOTS 1024u
+#define CASLIST_LK_HOLDER_SLOTS 1024u
 
 /* One slot: the last link recorded here and the operation that took it.
  * A slot is shared by every link that hashes to it: a reader checks the
  * link before it trusts the op (caslist__holder_of). */
-struct caslist__holder {
+struct caslist_lk_holder {
 	_Atomic(uintptr_t) link;
 	_Atomic(const char *) op;
 };
 
-extern struct caslist__holder caslist__holders[CASLIST_HOLDER_SLOTS];
+extern struct caslist_lk_holder caslist__holders[CASLIST_LK_HOLDER_SLOTS];
 
-static inline struct caslist__holder *caslist__slot(const void *link)
+static inline struct caslist_lk_holder *caslist_lk_slot(const void *link)
 {
 	uintptr_t a = (uintptr_t)link;
 
-	return &caslist__holders[((a >> 4) ^ (a >> 14)) % CASLIST_HOLDER_SLOTS];
+	return &caslist__holders[((a >> 4) ^ (a >> 14)) % CASLIST_LK_HOLDER_SLOTS];
 }
 
 /* Record that OP has just taken the lock of LINK (debug builds only).
  * Both stores relaxed: the table is read only by the diagnostic, which
  * needs no ordering with the list (it re-checks the link, and a stale or
  * overwritten record is reported as such); atomics keep TSan quiet. */
-static inline void caslist__note_lock(const void *link, const char *op)
+static inline void caslist_lk_note_lock(const void *link, const char *op)
 {
-	if (CASLIST_DEBUG_ON) {
-		struct caslist__holder *h = caslist__slot(link);
+	if (CASLIST_LK_DEBUG_ON) {
+		struct caslist_lk_holder *h = caslist_lk_slot(link);
 
 		atomic_store_explicit(&h->op, op, memory_order_relaxed);
 		atomic_store_explicit(&h->link, (uintptr_t)link, memory_order_relaxed);

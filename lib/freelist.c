@@ -23,7 +23,7 @@
  * this line (the head's words) next anyway. */
 static inline void fl_check_init(const struct caslist_fl *fl, const char *op)
 {
-	CASLIST_REQUIRE(caslist__initialised(&fl->list), op, fl,
+	CASLIST_LK_REQUIRE(caslist__initialised(&fl->list), op, fl,
 			"free list is not initialised (caslist_fl_init)");
 }
 
@@ -74,7 +74,7 @@ static unsigned my_stripe(void)
  */
 static struct caslist_cluster *lock_front(struct caslist_fl *fl)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *h = &fl->list.head;
 
 	for (;;) {
@@ -92,7 +92,7 @@ static struct caslist_cluster *lock_front(struct caslist_fl *fl)
 				return c;
 			cl_unlock(c);
 		}
-		backoff(&b);
+		caslist_lk_backoff(&b);
 	}
 }
 
@@ -206,7 +206,7 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 	/* Private chain: point every node at c, outside any shared lock.
 	 * The list order is published by the splice's release. */
 	for (size_t i = 0; i < n; i++) {
-		CASLIST_CHECK(atomic_load_explicit(&x->cluster, memory_order_relaxed) == NULL,
+		CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster, memory_order_relaxed) == NULL,
 			      "caslist_fl_put_batch", x, "node is already free");
 		/* Release: pairs with the acquire in cluster_of.  A scanner
 		 * (caslist_fl_node_state) or remover reaches c through this
@@ -217,7 +217,7 @@ void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 		if (i + 1 < n)
 			x = fl_node_of(caslist_chain_next(&x->link));
 	}
-	CASLIST_CHECK(x == last, "caslist_fl_put_batch", last, "chain length != n");
+	CASLIST_LK_CHECK(x == last, "caslist_fl_put_batch", last, "chain length != n");
 	caslist_splice_tail(&fl->list, &first->link, &last->link);
 	cl_lock(c);
 	c->state = CL_LIVE;
@@ -239,7 +239,7 @@ void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b)
 
 void caslist_fl_build_add(struct caslist_fl_builder *b, struct caslist_fl_node *x)
 {
-	CASLIST_CHECK(cluster_of(x) == NULL, "caslist_fl_build_add", x, "node is already free");
+	CASLIST_LK_CHECK(cluster_of(x) == NULL, "caslist_fl_build_add", x, "node is already free");
 	/* Release: pairs with the acquire in cluster_of, as in put_batch
 	 * (a scanner may lock b->c through x before build_put's splice). */
 	atomic_store_explicit(&x->cluster, b->c, memory_order_release);
@@ -277,7 +277,7 @@ void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 	/* Kept in every build: a node put twice breaks the free list for good;
 	 * the load is of a word this put writes anyway.  (put_batch's
 	 * per-node check stays debug-only: it is a second walk's worth.) */
-	CASLIST_REQUIRE(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
+	CASLIST_LK_REQUIRE(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
 	for (int tries = 0; tries < 4; tries++) {
 		struct caslist_node *t = caslist__tail_hint(&fl->list);
 		struct caslist_cluster *c;
@@ -336,7 +336,7 @@ void caslist_fl_cache_flush(struct caslist_fl *fl, struct caslist_fl_cache *c)
  * BUILDING: again; LIVE: delete x (caslist__del_pred), fix tail and count. */
 int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	fl_check_init(fl, "caslist_fl_remove");
 
@@ -358,7 +358,7 @@ int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 		}
 		if (c->state != CL_LIVE) {	/* BUILDING: splice in flight */
 			cl_unlock(c);
-			backoff(&b);
+			caslist_lk_backoff(&b);
 			continue;
 		}
 		/* x is in c, on the list, and stays so while we hold c (only c's
@@ -405,7 +405,7 @@ int caslist_fl_node_state(struct caslist_fl *fl, struct caslist_fl_node *x)
 
 void caslist_fl_scan_begin(struct caslist_fl *fl)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	fl_check_init(fl, "caslist_fl_scan_begin");
 
@@ -413,7 +413,7 @@ void caslist_fl_scan_begin(struct caslist_fl *fl)
 	atomic_fetch_add_explicit(&fl->disable_depth, 1, memory_order_seq_cst);
 	for (int i = 0; i < CASLIST_FL_STRIPES; i++)
 		while (atomic_load_explicit(&fl->busy[i].n, memory_order_seq_cst) != 0)
-			backoff(&b);
+			caslist_lk_backoff(&b);
 }
 
 void caslist_fl_scan_end(struct caslist_fl *fl)

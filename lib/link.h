@@ -9,7 +9,7 @@
  * Lock word (x->next):
  *   S            unlocked; S is x's successor (x is linked, or x sits in a
  *                private chain owned by one thread)
- *   S | LOCK     L(x) held; S is still the successor the abstract list has
+ *   S | CASLIST_LK_LOCK     L(x) held; S is still the successor the abstract list has
  *                until the holder's unlock store (linearization point)
  *   0            FRESH: never linked, or re-initialised by its owner
  *                (caslist_node_init); anyone may add it, racing touches
@@ -18,7 +18,7 @@
  *                chain's last node) or free-list take; only the thread
  *                that took it may add it again, re-initialise or free it
  *                (a touch adds nothing: CASLIST_TOUCH_GONE)
- *   b|BATCH_TAG  QUEUED in batch b: owned by b's thread until flush/cancel
+ *   b|CASLIST_LK_BATCH_TAG  QUEUED in batch b: owned by b's thread until flush/cancel
  * L(x) protects x->next and succ(x)->prev.  x->prev read without L(pred)
  * is only a hint: every use of it is validated by a CAS on pred->next
  * that expects x, which can succeed only if pred is x's predecessor now.
@@ -34,59 +34,63 @@
 #include "backoff.h"
 #include "debug.h"
 
-#define LOCK ((uintptr_t)1)
+#define CASLIST_LK_LOCK ((uintptr_t)1)
 
-typedef struct caslist_node node_t;
-
-static inline uintptr_t w_of(const node_t *n) { return (uintptr_t)n; }
-static inline node_t *node_of(uintptr_t w) { return (node_t *)(w & ~LOCK); }
-static inline bool w_locked(uintptr_t w) { return (w & LOCK) != 0; }
+static inline uintptr_t caslist_lk_w_of(const struct caslist_node *n) { return (uintptr_t)n; }
+static inline struct caslist_node *caslist_lk_node_of(uintptr_t w)
+{
+	return (struct caslist_node *)(w & ~CASLIST_LK_LOCK);
+}
+static inline bool caslist_lk_w_locked(uintptr_t w) { return (w & CASLIST_LK_LOCK) != 0; }
 /*
- * BATCH_TAG: a next word `b | BATCH_TAG` (bit 1 set, bit 0 clear) says "not
+ * CASLIST_LK_BATCH_TAG: a next word `b | CASLIST_LK_BATCH_TAG` (bit 1 set, bit 0 clear) says "not
  * linked: queued in batch b" (struct caslist_batch, 4-aligned).  Removers
  * see it as unlinked (ENOENT), touch as "on its way to a head", an add as
  * misuse.  It is why batched nodes, unlike chain nodes, may be targeted by
  * any thread while they wait in a batch.
  */
-#define BATCH_TAG ((uintptr_t)2)
-static inline bool w_batched(uintptr_t w) { return (w & (LOCK | BATCH_TAG)) == BATCH_TAG; }
-static inline bool w_unlinked(uintptr_t w)
+#define CASLIST_LK_BATCH_TAG ((uintptr_t)2)
+static inline bool caslist_lk_w_batched(uintptr_t w)
 {
-	return w == 0 || w == CASLIST_POISON_NEXT || w_batched(w);
+	return (w & (CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG)) == CASLIST_LK_BATCH_TAG;
+}
+static inline bool caslist_lk_w_unlinked(uintptr_t w)
+{
+	return w == 0 || w == CASLIST_POISON_NEXT || caslist_lk_w_batched(w);
 }
 /* The two unlinked states a touch tells apart (doc/protocol.md section 1). */
-static inline bool w_fresh(uintptr_t w) { return w == 0; }
-static inline bool w_owned(uintptr_t w) { return w == CASLIST_POISON_NEXT; }
+static inline bool caslist_lk_w_fresh(uintptr_t w) { return w == 0; }
+static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_NEXT; }
 
 /*
- * The head flag.  A list head's own prev word always carries HEAD_FLAG
+ * The head flag.  A list head's own prev word always carries CASLIST_LK_HEAD_FLAG
  * (bit 1; node addresses are at least 4-aligned, so no node pointer has
  * it).  Set by caslist_init, kept by every later write of head->prev
- * (set_prev_checked reads the old flag first: the writer owns the word
+ * (caslist_lk_set_prev_checked reads the old flag first: the writer owns the word
  * under the link lock that points to it).  It makes "is x a head?" exact
  * for ANY list, which is what the cross-list rules need (doc/protocol.md
  * section 3): a walk that lands on another list's head, a cut whose last
  * node became another list's tail.  POISON_PREV also has bit 1 set, so it
  * is excluded explicitly.
  */
-#define HEAD_FLAG ((uintptr_t)2)
+#define CASLIST_LK_HEAD_FLAG ((uintptr_t)2)
 
 /* The one message for a list that was never initialised (every check). */
-#define NOT_INIT "list is not initialised (caslist_init or CASLIST_LIST_INIT)"
+#define CASLIST_LK_NOT_INIT "list is not initialised (caslist_init or CASLIST_LIST_INIT)"
 
-static inline bool prev_is_head(uintptr_t pv)
+static inline bool caslist_lk_prev_is_head(uintptr_t pv)
 {
-	return (pv & HEAD_FLAG) != 0 && pv != CASLIST_POISON_PREV;
+	return (pv & CASLIST_LK_HEAD_FLAG) != 0 && pv != CASLIST_POISON_PREV;
 }
 
 /*
- * is_head - true iff x is some list's head.  Relaxed: the flag of a word
+ * caslist_lk_is_head - true iff x is some list's head.  Relaxed: the flag of a word
  * never changes while the memory is a caslist node or head (heads keep
  * it, nodes never get it), so any value read answers the question.
  */
-static inline bool is_head(const node_t *x)
+static inline bool caslist_lk_is_head(const struct caslist_node *x)
 {
-	return prev_is_head(atomic_load_explicit(&x->prev, memory_order_relaxed));
+	return caslist_lk_prev_is_head(atomic_load_explicit(&x->prev, memory_order_relaxed));
 }
 
 
@@ -97,91 +101,95 @@ static inline bool is_head(const node_t *x)
  */
 
 /*
- * link_cas_lock - THE lock acquisition: one CAS of x->next from *seen to
- * desired (a locked word: v|LOCK, or CLAIMED), recording the holder.  Every
+ * caslist_lk_cas_lock - THE lock acquisition: one CAS of x->next from *seen to
+ * desired (a locked word: v|CASLIST_LK_LOCK, or CASLIST_LK_CLAIMED), recording the holder.  Every
  * way of taking a link lock ([L1]-[L5], the touch claim) is this CAS.
  * Acquire on success: pairs with the release store that wrote the value we
- * replace - link_unlock of the link's last holder, link_poison /
- * link_own_node of a remover, link_init_node of an owner that made the node
+ * replace - caslist_lk_unlock of the link's last holder, caslist_lk_poison /
+ * caslist_lk_own_node of a remover, caslist_lk_init_node of an owner that made the node
  * FRESH - so that writer's writes (the successor's prev, the node contents)
  * happen before everything the new holder does.  Relaxed on failure: *seen
  * is then the value found, and the caller only re-decides from it (waits,
  * retries, or gives up); it reads nothing through it.
  */
-static inline bool link_cas_lock(node_t *x, uintptr_t *seen, uintptr_t desired, const char *op)
+static inline bool caslist_lk_cas_lock(struct caslist_node *x, uintptr_t *seen, uintptr_t desired,
+				       const char *op)
 {
 	if (!atomic_compare_exchange_strong_explicit(&x->next, seen, desired, memory_order_acquire,
 						     memory_order_relaxed))
 		return false;
-	caslist__note_lock(x, op);
+	caslist_lk_note_lock(x, op);
 	return true;
 }
 
 /*
- * link_unlock - release L(x) with successor s: the only way a locked word
+ * caslist_lk_unlock - release L(x) with successor s: the only way a locked word
  * becomes unlocked, and the linearization point of every operation.
  * Release: pairs with the acquire of the next CAS that takes L(x)
  * (link_lock*, link_trylock*) and with the acquire load in iter_next, so
  * whoever reaches s through x next sees every write the holder made before:
  * s->prev, the node contents of s and of anything the holder unlinked.
  */
-static inline void link_unlock(node_t *x, node_t *s)
+static inline void caslist_lk_unlock(struct caslist_node *x, struct caslist_node *s)
 {
-	atomic_store_explicit(&x->next, w_of(s), memory_order_release);
+	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_release);
 }
 
 /*
  * [L2] link_trylock - one attempt at L(x).  Relaxed load: only a guess at the
- * expected value; the CAS (link_cas_lock: acquire) decides.
+ * expected value; the CAS (caslist_lk_cas_lock: acquire) decides.
  */
-static inline bool link_trylock_op(node_t *x, node_t **succ, const char *op)
+static inline bool caslist_lk_trylock_op(struct caslist_node *x, struct caslist_node **succ,
+					 const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	if (w_locked(v) || w_unlinked(v) || !link_cas_lock(x, &v, v | LOCK, op))
+	if (caslist_lk_w_locked(v) || caslist_lk_w_unlinked(v) || !caslist_lk_cas_lock(x, &v,
+										       v | CASLIST_LK_LOCK, op))
 		return false;
-	*succ = node_of(v);
+	*succ = caslist_lk_node_of(v);
 	return true;
 }
 
 /*
- * [L1] link_lock - wait for L(x) (link_lock_from: starting from the value
+ * [L1] link_lock - wait for L(x) (caslist_lk_lock_from: starting from the value
  * *vp of x->next the caller already loaded).  Returns succ(x), or NULL if
  * x is (or becomes) not linked; then *vp is the unlinked value that said
  * so (fresh, owned or queued: callers that report which one use it, never
  * a second load, which could see a later state).  The lock is
- * link_cas_lock (acquire); the loads between attempts are relaxed (they
+ * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
  * link_lock_prev).
  */
-static inline node_t *link_lock_from(node_t *x, uintptr_t *vp, const char *op)
+static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
+							const char *op)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = *vp;
 
 	for (;;) {
-		if (w_unlinked(v)) {
+		if (caslist_lk_w_unlinked(v)) {
 			*vp = v;
 			return NULL;
 		}
-		if (!w_locked(v) && link_cas_lock(x, &v, v | LOCK, op))
-			return node_of(v);
-		if (w_locked(v)) {
-			backoff_wait(&b, x, op);
+		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
+			return caslist_lk_node_of(v);
+		if (caslist_lk_w_locked(v)) {
+			caslist_lk_backoff_wait(&b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
 		}
 	}
 }
 
-static inline node_t *link_lock_op(node_t *x, const char *op)
+static inline struct caslist_node *caslist_lk_lock_op(struct caslist_node *x, const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	return link_lock_from(x, &v, op);
+	return caslist_lk_lock_from(x, &v, op);
 }
 
 /*
- * link_prefetch_w - start fetching x's cache line for writing, without
+ * caslist_lk_prefetch_w - start fetching x's cache line for writing, without
  * waiting for it.  A hint, not an access: it has no effect in the C11
  * memory model (nothing to pair with, nothing TSan sees), never faults, so
  * a stale or garbage pointer is harmless.  x86-64: PREFETCHW, which takes
@@ -191,7 +199,7 @@ static inline node_t *link_lock_op(node_t *x, const char *op)
  * Windows 8.1+ require it).  -DCASLIST_NO_PREFETCHW, and other
  * architectures, use the compiler's write prefetch instead.
  */
-static inline void link_prefetch_w(const void *x)
+static inline void caslist_lk_prefetch_w(const void *x)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(CASLIST_NO_PREFETCHW)
 	__asm__ __volatile__("prefetchw (%0)" : : "r"(x));
@@ -206,7 +214,7 @@ static inline void link_prefetch_w(const void *x)
  * the lines of succ(x) and of its prev hint - the next two words the
  * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
  * ours instead of following it one by one.  Same result and orders as
- * link_lock; the prefetches are hints (link_prefetch_w), so a stale
+ * link_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
  * successor or hint costs nothing but a wasted line fetch.
  *
  * Measured (listbench, 5 alternated rounds, load 1.1-1.6, 2 vCPUs, not
@@ -219,98 +227,102 @@ static inline void link_prefetch_w(const void *x)
  * the insert (6.6 against 7.7), and one fetch_or of the head's lock bit
  * (7.9 against 7.4 on rotate, lower on del_head, 1-thread slower).
  */
-static inline uintptr_t link_prefetch_nbrs(const node_t *x)
+static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x)
 {
 	/* Relaxed: both values only aim a prefetch (and v is link_lock's
 	 * first guess, which its CAS checks). */
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&x->prev, memory_order_relaxed);
 
-	if (!w_unlinked(v)) {
-		link_prefetch_w(node_of(v));
-		link_prefetch_w((const void *)(pv & ~HEAD_FLAG));
+	if (!caslist_lk_w_unlinked(v)) {
+		caslist_lk_prefetch_w(caslist_lk_node_of(v));
+		caslist_lk_prefetch_w((const void *)(pv & ~CASLIST_LK_HEAD_FLAG));
 	}
 	return v;
 }
 
-static inline node_t *link_lock_prefetch_op(node_t *x, const char *op)
+static inline struct caslist_node *caslist_lk_lock_prefetch_op(struct caslist_node *x,
+							       const char *op)
 {
-	uintptr_t v = link_prefetch_nbrs(x);
+	uintptr_t v = caslist_lk_prefetch_nbrs(x);
 
-	return link_lock_from(x, &v, op);
+	return caslist_lk_lock_from(x, &v, op);
 }
 
-/* link_lock_prefetch_op that also returns, in *seen, the unlinked value
+/* caslist_lk_lock_prefetch_op that also returns, in *seen, the unlinked value
  * that made it return NULL (batch_move_head tells "queued elsewhere" from
  * "not linked" by it). */
-static inline node_t *link_lock_prefetch_seen(node_t *x, uintptr_t *seen, const char *op)
+static inline struct caslist_node *caslist_lk_lock_prefetch_seen(struct caslist_node *x,
+								 uintptr_t *seen, const char *op)
 {
-	*seen = link_prefetch_nbrs(x);
-	return link_lock_from(x, seen, op);
+	*seen = caslist_lk_prefetch_nbrs(x);
+	return caslist_lk_lock_from(x, seen, op);
 }
 
 /*
  * [L3] link_lock_expect - take L(x) only while x->next == expect (unlocked).
  * Waits while x->next is locked; returns false as soon as x->next holds
  * any other unlocked value (x is no longer expect's predecessor).
- * The lock is link_cas_lock (acquire).
+ * The lock is caslist_lk_cas_lock (acquire).
  */
-static inline bool link_lock_expect_op(node_t *x, node_t *expect, const char *op)
+static inline bool caslist_lk_lock_expect_op(struct caslist_node *x, struct caslist_node *expect,
+					     const char *op)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		uintptr_t v = w_of(expect);
+		uintptr_t v = caslist_lk_w_of(expect);
 
-		if (link_cas_lock(x, &v, v | LOCK, op))
+		if (caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
 			return true;
-		if (!w_locked(v) && v != w_of(expect))
+		if (!caslist_lk_w_locked(v) && v != caslist_lk_w_of(expect))
 			return false;
-		if (w_locked(v))
-			backoff_wait(&b, x, op);
+		if (caslist_lk_w_locked(v))
+			caslist_lk_backoff_wait(&b, x, op);
 	}
 }
 
 /*
- * prev_hint - x->prev without the head flag.  It is never trusted as a
+ * caslist_lk_prev_hint - x->prev without the head flag.  It is never trusted as a
  * predecessor: callers CAS p->next expecting x, and that CAS (acquire) is
  * what validates it.  A stale p costs a failed CAS and a retry; it cannot
  * be written through, because a node holds an unlocked next == x only if
  * it is x's predecessor (linked nodes) or x's chain predecessor (then x
  * is not linked).
- * Acquire: pairs with the release of every prev store (set_prev_checked,
- * link_insert_locked step 2, chain_link), so whatever happened before p
+ * Acquire: pairs with the release of every prev store (caslist_lk_set_prev_checked,
+ * caslist_lk_insert_locked step 2, chain_link), so whatever happened before p
  * was stored - p's allocation and initialisation included - happens
  * before our CAS on p->next.  With relaxed, TSan reported the malloc of a
  * pooled node against that CAS (the CAS is atomic, but C11 still wants
  * the allocation ordered before any access).  Free on x86 (a plain load).
  */
-static inline node_t *prev_hint(const node_t *x)
+static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_node *x)
 {
 	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
 
-	return (node_t *)(prev_is_head(v) ? v & ~HEAD_FLAG : v);
+	return (struct caslist_node *)(caslist_lk_prev_is_head(v) ? v & ~CASLIST_LK_HEAD_FLAG : v);
 }
 
-static inline bool prev_valid(const node_t *p)
+static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
 {
-	return p != NULL && w_of(p) != CASLIST_POISON_PREV;
+	return p != NULL && caslist_lk_w_of(p) != CASLIST_POISON_PREV;
 }
 
 /*
  * [L4] link_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
-static inline node_t *link_trylock_prev_op(node_t *x, const char *op)
+static inline struct caslist_node *caslist_lk_trylock_prev_op(struct caslist_node *x,
+							      const char *op)
 {
-	node_t *p = prev_hint(x);
-	uintptr_t v = w_of(x);
+	struct caslist_node *p = caslist_lk_prev_hint(x);
+	uintptr_t v = caslist_lk_w_of(x);
 
-	if (!prev_valid(p))
+	if (!caslist_lk_prev_valid(p))
 		return NULL;
-	/* link_cas_lock (acquire): the CAS expecting x is what validates the
+	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
 	 * hint p as x's predecessor (I3). */
-	return link_cas_lock(p, &v, w_of(x) | LOCK, op) ? p : NULL;
+	return caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op) ? p : NULL;
 }
 
 /*
@@ -321,119 +333,126 @@ static inline node_t *link_trylock_prev_op(node_t *x, const char *op)
  * toward the head, and holders of the head's link never wait, so the
  * wait-for chain ends (doc/protocol.md, "No deadlock").
  */
-static inline node_t *link_lock_prev_op(node_t *x, const char *op)
+static inline struct caslist_node *caslist_lk_lock_prev_op(struct caslist_node *x, const char *op)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		node_t *p = prev_hint(x);
-		uintptr_t v = w_of(x);
+		struct caslist_node *p = caslist_lk_prev_hint(x);
+		uintptr_t v = caslist_lk_w_of(x);
 
-		/* link_cas_lock (acquire): pairs with the release that made
-		 * p->next == x (link_unlock, in link_insert_locked or
-		 * link_unlink_locked, by p's last holder). */
-		if (prev_valid(p) && link_cas_lock(p, &v, w_of(x) | LOCK, op))
+		/* caslist_lk_cas_lock (acquire): pairs with the release that made
+		 * p->next == x (caslist_lk_unlock, in caslist_lk_insert_locked or
+		 * caslist_lk_unlink_locked, by p's last holder). */
+		if (caslist_lk_prev_valid(p) &&
+		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))
 			return p;
-		backoff_wait(&b, p, op);
+		caslist_lk_backoff_wait(&b, p, op);
 	}
 }
 
 /*
- * [L6] set_prev_checked - succ->prev = p, under the lock of the link pointing to
+ * [L6] caslist_lk_set_prev_checked - succ->prev = p, under the lock of the link pointing to
  * succ, keeping succ's head flag.  The caller owns the word (only the
  * holder of L(pred(succ)) writes it), so a load then a store is enough.
  * Relaxed load: our own word.  Release store: pairs with the acquire in
- * prev_hint (a thread that reads p from here may CAS p->next); the list
- * order itself is published by the caller's following link_unlock.
+ * caslist_lk_prev_hint (a thread that reads p from here may CAS p->next); the list
+ * order itself is published by the caller's following caslist_lk_unlock.
  * Debug builds check the old value (it must be `was`: next->prev == self).
  */
-static inline void set_prev_checked(node_t *succ, node_t *p, node_t *was, const char *op)
+static inline void caslist_lk_set_prev_checked(struct caslist_node *succ, struct caslist_node *p,
+					       struct caslist_node *was, const char *op)
 {
 	uintptr_t old = atomic_load_explicit(&succ->prev, memory_order_relaxed);
 
-	CASLIST_CHECK((old & ~HEAD_FLAG) == w_of(was), op, was,
+	CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was), op, was,
 		      "corrupted link: next->prev != self");
-	atomic_store_explicit(&succ->prev, w_of(p) | (old & HEAD_FLAG), memory_order_release);
+	atomic_store_explicit(&succ->prev, caslist_lk_w_of(p) | (old & CASLIST_LK_HEAD_FLAG),
+			      memory_order_release);
 	(void)was;
 	(void)op;
 }
 
 /*
- * set_prev_new - the prev word of a node being linked (insert step 2,
+ * caslist_lk_set_prev_new - the prev word of a node being linked (insert step 2,
  * chain_link), which the caller owns outright.  Release: as
- * set_prev_checked.
+ * caslist_lk_set_prev_checked.
  */
-static inline void set_prev_new(node_t *n, node_t *p)
+static inline void caslist_lk_set_prev_new(struct caslist_node *n, struct caslist_node *p)
 {
-	atomic_store_explicit(&n->prev, w_of(p), memory_order_release);
+	atomic_store_explicit(&n->prev, caslist_lk_w_of(p), memory_order_release);
 }
 
 /*
- * [L7] link_insert_locked - link the chain first..last between pos and succ.
+ * [L7] caslist_lk_insert_locked - link the chain first..last between pos and succ.
  * Requires L(pos) held with succ(pos) == succ.  Releases L(pos).
  *
- *  1. last->next = succ|LOCK  - last's own link starts locked, so an op
+ *  1. last->next = succ|CASLIST_LK_LOCK  - last's own link starts locked, so an op
  *     that targets last (or reaches it by a stale prev hint) waits until
  *     the whole insertion is done.  Relaxed: published by step 4.
  *  2. first->prev = pos, succ->prev = last - release stores (for
- *     prev_hint readers); succ->prev is ours under L(pos); the list
+ *     caslist_lk_prev_hint readers); succ->prev is ours under L(pos); the list
  *     change is published by the release in step 4.
  *  3. debug: succ->prev must have been pos.
- *  4. pos->next = first       - link_unlock (release): the node(s) are in
+ *  4. pos->next = first       - caslist_lk_unlock (release): the node(s) are in
  *     the list from here (linearization point).
- *  5. last->next = succ       - link_unlock (release): pairs with the
+ *  5. last->next = succ       - caslist_lk_unlock (release): pairs with the
  *     acquire of whoever takes L(last) next.
  */
-static inline void link_insert_locked(node_t *pos, node_t *succ, node_t *first, node_t *last,
+static inline void caslist_lk_insert_locked(struct caslist_node *pos, struct caslist_node *succ,
+					    struct caslist_node *first, struct caslist_node *last,
 				      const char *op)
 {
-	atomic_store_explicit(&last->next, w_of(succ) | LOCK, memory_order_relaxed);
-	caslist__note_lock(last, op);
-	set_prev_new(first, pos);
-	set_prev_checked(succ, last, pos, op);
-	link_unlock(pos, first);
-	link_unlock(last, succ);
+	atomic_store_explicit(&last->next, caslist_lk_w_of(succ) | CASLIST_LK_LOCK,
+			      memory_order_relaxed);
+	caslist_lk_note_lock(last, op);
+	caslist_lk_set_prev_new(first, pos);
+	caslist_lk_set_prev_checked(succ, last, pos, op);
+	caslist_lk_unlock(pos, first);
+	caslist_lk_unlock(last, succ);
 }
 
 /*
- * link_poison - mark a removed node as not linked.  Requires L(n) held;
+ * caslist_lk_poison - mark a removed node as not linked.  Requires L(n) held;
  * consumes it.  Release on next: pairs with the acquire load in iter_next
  * and chain_next (a reader that sees POISON also sees the poisoned prev).
  * Waiters in link_lock(n) load relaxed and need no order: they only learn
  * "not linked" and return without reading anything else of n.
  */
-static inline void link_poison(node_t *n)
+static inline void caslist_lk_poison(struct caslist_node *n)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
 	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_release);
 }
 
 /*
- * [L8] link_unlink_locked - remove n from between pred and succ.  Requires
- * L(pred) (pred->next == n|LOCK) and L(n) (n->next == succ|LOCK).
+ * [L8] caslist_lk_unlink_locked - remove n from between pred and succ.  Requires
+ * L(pred) (pred->next == n|CASLIST_LK_LOCK) and L(n) (n->next == succ|CASLIST_LK_LOCK).
  *  1. succ->prev = pred - ours under L(n); relaxed, published by step 2.
- *  2. pred->next = succ - link_unlock (release): n leaves the list here.
+ *  2. pred->next = succ - caslist_lk_unlock (release): n leaves the list here.
  *  3. poison n          - consumes L(n).
  */
-static inline void link_unlink_locked(node_t *pred, node_t *n, node_t *succ, const char *op)
+static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct caslist_node *n,
+					    struct caslist_node *succ, const char *op)
 {
-	set_prev_checked(succ, pred, n, op);
-	link_unlock(pred, succ);
-	link_poison(n);
+	caslist_lk_set_prev_checked(succ, pred, n, op);
+	caslist_lk_unlock(pred, succ);
+	caslist_lk_poison(n);
 }
 
 /*
- * link_unlink_to_batch - as link_unlink_locked, but n is left queued in a
- * batch: prev poisoned, next = word (b | BATCH_TAG) instead of POISON.
- * Step 3 is a release store, as in link_poison: a reader that sees the
+ * caslist_lk_unlink_to_batch - as caslist_lk_unlink_locked, but n is left queued in a
+ * batch: prev poisoned, next = word (b | CASLIST_LK_BATCH_TAG) instead of POISON.
+ * Step 3 is a release store, as in caslist_lk_poison: a reader that sees the
  * batch word also sees the poisoned prev; removers waiting on L(n) learn
  * "not linked".
  */
-static inline void link_unlink_to_batch(node_t *pred, node_t *n, node_t *succ, uintptr_t word,
+static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct caslist_node *n,
+					      struct caslist_node *succ, uintptr_t word,
 					const char *op)
 {
-	set_prev_checked(succ, pred, n, op);
-	link_unlock(pred, succ);
+	caslist_lk_set_prev_checked(succ, pred, n, op);
+	caslist_lk_unlock(pred, succ);
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
 	atomic_store_explicit(&n->next, word, memory_order_release);
 }
@@ -441,12 +460,12 @@ static inline void link_unlink_to_batch(node_t *pred, node_t *n, node_t *succ, u
 /* ---- composite steps shared by list.c and freelist.c ---- */
 
 /*
- * [S0] link_lock_head - take L(head): link_lock (spin on relaxed loads while
+ * [S0] caslist_lk_lock_head - take L(head): link_lock (spin on relaxed loads while
  * the word is locked, CAS the bit in once it looks free), plus the check
  * that the list was initialised: the head is always linked, so its word is
  * never 0 or POISON unless nobody called caslist_init - abort then instead
  * of waiting for ever.  Orders as link_lock (acquire CAS, pairing with the
- * release in link_unlock of the head's previous holder).
+ * release in caslist_lk_unlock of the head's previous holder).
  *
  * Measured and not kept: one fetch_or of the lock bit instead of load +
  * CAS (the RMW takes the line exclusive even while the head is held, so
@@ -458,143 +477,145 @@ static inline void link_unlink_to_batch(node_t *pred, node_t *n, node_t *succ, u
  * CAS (its prev is written while the head is held): rotate at 2 threads
  * 27.6-31.3 against 28.8-32.1 Mops/s (6 alternated rounds, README).
  */
-static inline node_t *link_lock_head(node_t *h, const char *op)
+static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
-	node_t *f = link_lock_op(h, op);
+	struct caslist_node *f = caslist_lk_lock_op(h, op);
 
-	CASLIST_REQUIRE(f != NULL, op, h, NOT_INIT);
+	CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
 	return f;
 }
 
 /*
- * [S6] link_del - remove linked n: L(n) (ENOENT if n is not linked), then
+ * [S6] caslist_lk_del - remove linked n: L(n) (ENOENT if n is not linked), then
  * wait for L(pred(n)) (before n on n's list: rule R3, or the head: R2),
  * unlink.  Linearizes at pred->next = succ.  Stores the predecessor the
  * node had in *pred (if not NULL).  The delete of caslist_del,
  * caslist_del_if_linked and caslist_fl_remove: one protocol, checked once.
  */
-static inline int link_del(node_t *n, node_t **pred, const char *op)
+static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
 {
-	node_t *s = link_lock_prefetch_op(n, op);
-	node_t *p;
+	struct caslist_node *s = caslist_lk_lock_prefetch_op(n, op);
+	struct caslist_node *p;
 
 	if (s == NULL)
 		return CASLIST_ENOENT;
-	p = link_lock_prev_op(n, op);
-	link_unlink_locked(p, n, s, op);
+	p = caslist_lk_lock_prev_op(n, op);
+	caslist_lk_unlink_locked(p, n, s, op);
 	if (pred != NULL)
 		*pred = p;
 	return CASLIST_OK;
 }
 
 /*
- * [L10] link_batch_chain - a batch's nodes become one chain just before it
- * is spliced (and link_unlock releases each link just after).  For each
+ * [L10] caslist_lk_batch_chain - a batch's nodes become one chain just before it
+ * is spliced (and caslist_lk_unlock releases each link just after).  For each
  * pair (a, b): b->prev = a (release, as every prev store) and a->next =
- * b|LOCK (relaxed: a is ours, published by the splice's release).  So
+ * b|CASLIST_LK_LOCK (relaxed: a is ours, published by the splice's release).  So
  * while the chain is private and while the splice runs, every node of it
  * looks busy, never linked: a waiter waits exactly as for a node in
  * transit, and a remover cannot mistake the chain for a list (the chain
  * rule that plain chains need, batches do not).
  */
-static inline void link_batch_chain(node_t *a, node_t *b)
+static inline void caslist_lk_batch_chain(struct caslist_node *a, struct caslist_node *b)
 {
-	set_prev_new(b, a);
-	atomic_store_explicit(&a->next, w_of(b) | LOCK, memory_order_relaxed);
+	caslist_lk_set_prev_new(b, a);
+	atomic_store_explicit(&a->next, caslist_lk_w_of(b) | CASLIST_LK_LOCK, memory_order_relaxed);
 }
 
 /* ---- initialisation, chains, claims and cuts: the remaining writers ---- */
 
 /*
- * link_init_head - an empty list: h->next = h, and h->prev = h with the
+ * caslist_lk_init_head - an empty list: h->next = h, and h->prev = h with the
  * head flag, which this word keeps for good.  Relaxed: the list is
  * published to other threads by whatever hands them the pointer (thread
  * creation, a release store of the caller).
  */
-static inline void link_init_head(node_t *h)
+static inline void caslist_lk_init_head(struct caslist_node *h)
 {
-	atomic_store_explicit(&h->next, w_of(h), memory_order_relaxed);
-	atomic_store_explicit(&h->prev, w_of(h) | HEAD_FLAG, memory_order_relaxed);
+	atomic_store_explicit(&h->next, caslist_lk_w_of(h), memory_order_relaxed);
+	atomic_store_explicit(&h->prev, caslist_lk_w_of(h) | CASLIST_LK_HEAD_FLAG,
+			      memory_order_relaxed);
 }
 
 /*
- * link_init_node - make n FRESH: next 0 (anyone may add it; racing touches
+ * caslist_lk_init_node - make n FRESH: next 0 (anyone may add it; racing touches
  * elect one adder), prev POISON_PREV (so an initialised node is never
  * mistaken for zeroed memory: see check_pos in list_ops.h).  Atomic
  * stores (not atomic_init) so a stale CAS from another thread on recycled
  * memory is not a data race.  prev relaxed, next release: an owner that
  * re-initialises a node hands it to whoever claims it next, and the
- * release pairs with the acquire of that claim (link_claim), so the
+ * release pairs with the acquire of that claim (caslist_lk_claim), so the
  * claimer's insert follows every write the owner made to the object.
  */
-static inline void link_init_node(node_t *n)
+static inline void caslist_lk_init_node(struct caslist_node *n)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
 	atomic_store_explicit(&n->next, 0, memory_order_release);
 }
 
 /*
- * link_own_node - make n OWNED (next POISON_NEXT, prev POISON_PREV), as a
+ * caslist_lk_own_node - make n OWNED (next POISON_NEXT, prev POISON_PREV), as a
  * removal leaves it: for a node its thread holds outside every list by
  * other means (a free-list take walking a cut chain, a cancelled batch).
- * The caller already owns n.  Release on next: as link_poison (a reader
+ * The caller already owns n.  Release on next: as caslist_lk_poison (a reader
  * that sees POISON sees the poisoned prev).
  */
-static inline void link_own_node(node_t *n)
+static inline void caslist_lk_own_node(struct caslist_node *n)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
 	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_release);
 }
 
 /*
- * link_chain - b follows a in a private chain: b->prev = a (release, as
+ * caslist_lk_chain - b follows a in a private chain: b->prev = a (release, as
  * every prev store), then a->next = b.  Release on next: pairs with the
  * acquire CAS of whoever takes L(a) once the chain is spliced, and with
  * chain_next/iter_next: they see what the caller wrote to a and b before.
  */
-static inline void link_chain(node_t *a, node_t *b)
+static inline void caslist_lk_chain(struct caslist_node *a, struct caslist_node *b)
 {
-	set_prev_new(b, a);
-	atomic_store_explicit(&a->next, w_of(b), memory_order_release);
+	caslist_lk_set_prev_new(b, a);
+	atomic_store_explicit(&a->next, caslist_lk_w_of(b), memory_order_release);
 }
 
 /*
- * CLAIMED - the word of a node claimed by caslist_touch: locked (so every
+ * CASLIST_LK_CLAIMED - the word of a node claimed by caslist_touch: locked (so every
  * other thread sees it linked and busy) and pointing nowhere.  Insert step
  * 1 replaces it with the real successor, still locked.
  */
-#define CLAIMED (CASLIST_POISON_NEXT | LOCK)
+#define CASLIST_LK_CLAIMED (CASLIST_POISON_NEXT | CASLIST_LK_LOCK)
 
 /*
- * link_claim - one attempt to claim FRESH n: CAS n->next from *v (0, the
- * value the caller read) to CLAIMED (link_cas_lock).  Only a fresh node is
+ * caslist_lk_claim - one attempt to claim FRESH n: CAS n->next from *v (0, the
+ * value the caller read) to CASLIST_LK_CLAIMED (caslist_lk_cas_lock).  Only a fresh node is
  * ever claimed: an OWNED one (POISON) belongs to its remover.  On failure
  * *v is the value seen.  The acquire pairs with the release in
- * link_init_node (the owner that made n fresh again: its writes to n
+ * caslist_lk_init_node (the owner that made n fresh again: its writes to n
  * precede our insert).
  */
-static inline bool link_claim(node_t *n, uintptr_t *v, const char *op)
+static inline bool caslist_lk_claim(struct caslist_node *n, uintptr_t *v, const char *op)
 {
-	return link_cas_lock(n, v, CLAIMED, op);
+	return caslist_lk_cas_lock(n, v, CASLIST_LK_CLAIMED, op);
 }
 
 /*
- * [L9] link_cut_locked - cut first..last off after h.  Requires L(last)
+ * [L9] caslist_lk_cut_locked - cut first..last off after h.  Requires L(last)
  * with succ(last) == s and L(h) with succ(h) == first, last on h's list.
  *  1. s->prev = h (ours under L(last); release).
  *  2. first->prev = 0: the chain start (first is ours from here; release).
- *  3. h->next = s - link_unlock (release): linearization point.
+ *  3. h->next = s - caslist_lk_unlock (release): linearization point.
  *  4. last->next = POISON - the chain end, OWNED (a touch of it adds
  *     nothing; removers see "not linked"); consumes L(last).  last->prev
  *     keeps its chain predecessor (a later splice needs it).  Release:
  *     pairs with chain_next/iter_next acquire of the chain's owner.
  */
-static inline void link_cut_locked(node_t *h, node_t *first, node_t *last, node_t *s,
+static inline void caslist_lk_cut_locked(struct caslist_node *h, struct caslist_node *first,
+					 struct caslist_node *last, struct caslist_node *s,
 				   const char *op)
 {
-	set_prev_checked(s, h, last, op);
-	set_prev_new(first, NULL);
-	link_unlock(h, s);
+	caslist_lk_set_prev_checked(s, h, last, op);
+	caslist_lk_set_prev_new(first, NULL);
+	caslist_lk_unlock(h, s);
 	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_release);
 }
 

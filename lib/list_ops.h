@@ -9,7 +9,7 @@
  * atomic of the protocol (the way liburcu's _LGPL_SOURCE works).
  *
  * For each operation: which link locks it takes, in which order, and where
- * it linearizes (always a link_unlock).  doc/protocol.md has the proofs;
+ * it linearizes (always a caslist_lk_unlock).  doc/protocol.md has the proofs;
  * "waits" below always respects the lock order: a thread waits only for a
  * link before every link it holds on the same list, or for a head link
  * holding no head link (rules R1-R3), and never while holding a head link.
@@ -19,9 +19,9 @@
 
 #include "link.h"
 
-static inline node_t *head_of(const struct caslist_list *l)
+static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list *l)
 {
-	return (node_t *)&l->head;
+	return (struct caslist_node *)&l->head;
 }
 
 /*
@@ -32,21 +32,21 @@ static inline node_t *head_of(const struct caslist_list *l)
  * to abort.  Two threads racing to add one unlinked node both pass it:
  * that race is what caslist_touch exists for.
  */
-static inline void check_addable(const node_t *n, const char *op)
+static inline void caslist_lk_check_addable(const struct caslist_node *n, const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 
-	CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n,
+	CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n,
 			"node is already linked (or queued in a batch)");
 }
 
 /* A list whose head was never caslist_init'ed (next 0): abort instead of
  * waiting for ever.  Checked only on the paths that would wait. */
-static inline void check_list(const node_t *h, const char *op)
+static inline void caslist_lk_check_list(const struct caslist_node *h, const char *op)
 {
 	/* Relaxed: the head word is 0 only if nobody ever initialised it. */
-	CASLIST_REQUIRE(atomic_load_explicit(&h->next, memory_order_relaxed) != 0, op, h,
-			NOT_INIT);
+	CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next, memory_order_relaxed) != 0, op, h,
+			CASLIST_LK_NOT_INIT);
 }
 
 /*
@@ -56,87 +56,89 @@ static inline void check_list(const node_t *h, const char *op)
  * POISON_PREV, removals leave both words poisoned).  Relaxed: a snapshot
  * taken only on the ENOENT path, to pick abort over a return code.
  */
-static inline int pos_gone(const node_t *pos, const char *op)
+static inline int caslist_lk_pos_gone(const struct caslist_node *pos, const char *op)
 {
-	CASLIST_REQUIRE(atomic_load_explicit(&pos->next, memory_order_relaxed) != 0 ||
+	CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next, memory_order_relaxed) != 0 ||
 				atomic_load_explicit(&pos->prev, memory_order_relaxed) != 0,
-			op, pos, NOT_INIT ", or the position is a node never initialised");
+			op, pos, CASLIST_LK_NOT_INIT ", or the position is a node never initialised");
 	return CASLIST_ENOENT;
 }
 
 static inline void caslist__init(struct caslist_list *l)
 {
-	link_init_head(head_of(l));
+	caslist_lk_init_head(caslist_lk_head_of(l));
 }
 
 static inline void caslist__node_init(struct caslist_node *n)
 {
-	link_init_node(n);
+	caslist_lk_init_node(n);
 }
 
 static inline bool caslist__empty(const struct caslist_list *l)
 {
-	const node_t *h = head_of(l);
-	/* Acquire: pairs with link_unlock of the head's link, so a caller who
+	const struct caslist_node *h = caslist_lk_head_of(l);
+	/* Acquire: pairs with caslist_lk_unlock of the head's link, so a caller who
 	 * sees "not empty" also sees the first node's contents.  A locked
 	 * word still names the first node of the abstract list. */
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_acquire);
 
-	CASLIST_REQUIRE(v != 0, "caslist_empty", h, NOT_INIT);
-	return node_of(v) == h;
+	CASLIST_LK_REQUIRE(v != 0, "caslist_empty", h, CASLIST_LK_NOT_INIT);
+	return caslist_lk_node_of(v) == h;
 }
 
 static inline bool caslist__node_linked(const struct caslist_node *n)
 {
 	/* Relaxed: a snapshot for assertions; it orders nothing. */
-	return !w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed));
+	return !caslist_lk_w_unlinked(atomic_load_explicit(&n->next, memory_order_relaxed));
 }
 
 /* [S1] Take the tail's link: wait on the current tail, re-reading the hint when
  * the node we waited on is no longer the tail.  Holds nothing meanwhile. */
-static inline node_t *lock_tail(node_t *h, const char *op)
+static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, const char *op)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		node_t *t = prev_hint(h);
+		struct caslist_node *t = caslist_lk_prev_hint(h);
 
-		if (prev_valid(t) && link_lock_expect_op(t, h, op))
+		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect_op(t, h, op))
 			return t;
-		if (!prev_valid(t))
-			check_list(h, op);
-		backoff_wait(&b, h, op);
+		if (!caslist_lk_prev_valid(t))
+			caslist_lk_check_list(h, op);
+		caslist_lk_backoff_wait(&b, h, op);
 	}
 }
 
 /* [S2] splice at head: L(head) only. Linearizes at head->next = first. */
-static inline void splice_head(struct caslist_list *l, node_t *first, node_t *last, const char *op)
+static inline void caslist_lk_splice_head(struct caslist_list *l, struct caslist_node *first,
+					  struct caslist_node *last, const char *op)
 {
-	node_t *h = head_of(l);
-	node_t *s = link_lock_head(h, op);
+	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *s = caslist_lk_lock_head(h, op);
 
-	link_insert_locked(h, s, first, last, op);
+	caslist_lk_insert_locked(h, s, first, last, op);
 }
 
 /* [S3] splice at tail: L(tail) only. Linearizes at tail->next = first. */
-static inline void splice_tail(struct caslist_list *l, node_t *first, node_t *last, const char *op)
+static inline void caslist_lk_splice_tail(struct caslist_list *l, struct caslist_node *first,
+					  struct caslist_node *last, const char *op)
 {
-	node_t *h = head_of(l);
-	node_t *t = lock_tail(h, op);
+	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *t = caslist_lk_lock_tail(h, op);
 
-	link_insert_locked(t, h, first, last, op);
+	caslist_lk_insert_locked(t, h, first, last, op);
 }
 
 static inline void caslist__add_head(struct caslist_list *l, struct caslist_node *n)
 {
-	check_addable(n, "caslist_add_head");
-	splice_head(l, n, n, "caslist_add_head");
+	caslist_lk_check_addable(n, "caslist_add_head");
+	caslist_lk_splice_head(l, n, n, "caslist_add_head");
 }
 
 static inline void caslist__add_tail(struct caslist_list *l, struct caslist_node *n)
 {
-	check_addable(n, "caslist_add_tail");
-	splice_tail(l, n, n, "caslist_add_tail");
+	caslist_lk_check_addable(n, "caslist_add_tail");
+	caslist_lk_splice_tail(l, n, n, "caslist_add_tail");
 }
 
 /* No add check for chains: every word of a chain but the last looks
@@ -144,25 +146,25 @@ static inline void caslist__add_tail(struct caslist_list *l, struct caslist_node
 static inline void caslist__splice_head(struct caslist_list *l, struct caslist_node *first,
 			 struct caslist_node *last)
 {
-	splice_head(l, first, last, "caslist_splice_head");
+	caslist_lk_splice_head(l, first, last, "caslist_splice_head");
 }
 
 static inline void caslist__splice_tail(struct caslist_list *l, struct caslist_node *first,
 			 struct caslist_node *last)
 {
-	splice_tail(l, first, last, "caslist_splice_tail");
+	caslist_lk_splice_tail(l, first, last, "caslist_splice_tail");
 }
 
 /* [S4] add after pos: L(pos) only. */
 static inline int caslist__add_after(struct caslist_node *pos, struct caslist_node *n)
 {
-	node_t *s;
+	struct caslist_node *s;
 
-	check_addable(n, "caslist_add_after");
-	s = link_lock_op(pos, "caslist_add_after");
+	caslist_lk_check_addable(n, "caslist_add_after");
+	s = caslist_lk_lock_op(pos, "caslist_add_after");
 	if (s == NULL)
-		return pos_gone(pos, "caslist_add_after");
-	link_insert_locked(pos, s, n, n, "caslist_add_after");
+		return caslist_lk_pos_gone(pos, "caslist_add_after");
+	caslist_lk_insert_locked(pos, s, n, n, "caslist_add_after");
 	return CASLIST_OK;
 }
 
@@ -176,40 +178,40 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
  */
 static inline int caslist__add_near(struct caslist_node *pos, struct caslist_node *n)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
-	check_addable(n, "caslist_add_near");
+	caslist_lk_check_addable(n, "caslist_add_near");
 	for (;;) {
-		node_t *s, *p;
+		struct caslist_node *s, *p;
 
-		if (link_trylock_op(pos, &s, "caslist_add_near")) {
-			link_insert_locked(pos, s, n, n, "caslist_add_near");
+		if (caslist_lk_trylock_op(pos, &s, "caslist_add_near")) {
+			caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
 			return CASLIST_NEAR_AFTER;
 		}
-		p = link_trylock_prev_op(pos, "caslist_add_near");
+		p = caslist_lk_trylock_prev_op(pos, "caslist_add_near");
 		if (p != NULL) {
-			link_insert_locked(p, pos, n, n, "caslist_add_near");
+			caslist_lk_insert_locked(p, pos, n, n, "caslist_add_near");
 			return CASLIST_NEAR_BEFORE;
 		}
 		/* Relaxed: only decides whether to give up; no data follows. */
-		if (w_unlinked(atomic_load_explicit(&pos->next, memory_order_relaxed)))
-			return pos_gone(pos, "caslist_add_near");
-		backoff_wait(&b, pos, "caslist_add_near");
+		if (caslist_lk_w_unlinked(atomic_load_explicit(&pos->next, memory_order_relaxed)))
+			return caslist_lk_pos_gone(pos, "caslist_add_near");
+		caslist_lk_backoff_wait(&b, pos, "caslist_add_near");
 	}
 }
 
 static inline int caslist__del(struct caslist_node *n)
 {
-	int rc = link_del(n, NULL, "caslist_del");
+	int rc = caslist_lk_del(n, NULL, "caslist_del");
 
-	CASLIST_CHECK(rc == CASLIST_OK, "caslist_del", n,
+	CASLIST_LK_CHECK(rc == CASLIST_OK, "caslist_del", n,
 		      "node is not linked (double delete?)");
 	return rc;
 }
 
 static inline bool caslist__del_if_linked(struct caslist_node *n)
 {
-	return link_del(n, NULL, "caslist_del_if_linked") == CASLIST_OK;
+	return caslist_lk_del(n, NULL, "caslist_del_if_linked") == CASLIST_OK;
 }
 
 /*
@@ -231,24 +233,24 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  */
 static inline int caslist__move_head(struct caslist_list *l, struct caslist_node *n)
 {
-	node_t *h = head_of(l);
-	node_t *s, *p, *f;
+	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *s, *p, *f;
 
-	CASLIST_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
-	s = link_lock_prefetch_op(n, "caslist_move_head");
+	CASLIST_LK_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
+	s = caslist_lk_lock_prefetch_op(n, "caslist_move_head");
 	if (s == NULL)
 		return CASLIST_ENOENT;
-	p = link_lock_prev_op(n, "caslist_move_head");
+	p = caslist_lk_lock_prev_op(n, "caslist_move_head");
 	if (p == h) {		/* already first on l */
-		link_unlock(p, n);
-		link_unlock(n, s);
+		caslist_lk_unlock(p, n);
+		caslist_lk_unlock(n, s);
 		return CASLIST_OK;
 	}
 	/* Unlink steps 1-2 (link.h): n is out of its list; L(n) stays held. */
-	set_prev_checked(s, p, n, "caslist_move_head");
-	link_unlock(p, s);
-	f = link_lock_head(h, "caslist_move_head");	/* f != n: n is in no list */
-	link_insert_locked(h, f, n, n, "caslist_move_head");
+	caslist_lk_set_prev_checked(s, p, n, "caslist_move_head");
+	caslist_lk_unlock(p, s);
+	f = caslist_lk_lock_head(h, "caslist_move_head");	/* f != n: n is in no list */
+	caslist_lk_insert_locked(h, f, n, n, "caslist_move_head");
 	return CASLIST_OK;
 }
 
@@ -257,10 +259,10 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
  * it is FRESH, and leave it alone if it is OWNED (doc/protocol.md section
  * 1, node states), with exactly one winner when several threads race to
  * add the same fresh node.  The claim is one CAS on n->next from 0 to
- * CLAIMED, a locked word: to everyone else n now looks linked and busy
+ * CASLIST_LK_CLAIMED, a locked word: to everyone else n now looks linked and busy
  * (link_lock waits on it, a second claim fails), which is the "in
  * transit" state of move_head.  The winner then takes L(head) and inserts
- * (insert step 1 overwrites CLAIMED with the real successor, still
+ * (insert step 1 overwrites CASLIST_LK_CLAIMED with the real successor, still
  * locked).  A loser moves n instead: its link_lock(n) waits until the
  * winner's insert is complete.  If n is removed in between (a pop or
  * del), the move reports ENOENT and the loop looks again: now n is OWNED
@@ -270,22 +272,22 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
  */
 static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 {
-	node_t *h = head_of(l);
+	struct caslist_node *h = caslist_lk_head_of(l);
 	/* Relaxed: a guess at the unlinked value; the CAS decides, and an
 	 * OWNED answer orders nothing (touch then writes nothing). */
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 
-	CASLIST_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
+	CASLIST_LK_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
 	for (;;) {
-		if (w_owned(v))		/* taken by a remover: theirs */
+		if (caslist_lk_w_owned(v))		/* taken by a remover: theirs */
 			return CASLIST_TOUCH_GONE;
-		if (w_batched(v))	/* queued in a batch: on its way to a head */
+		if (caslist_lk_w_batched(v))	/* queued in a batch: on its way to a head */
 			return CASLIST_OK;
-		if (w_fresh(v)) {
-			if (link_claim(n, &v, "caslist_touch")) {
-				node_t *f = link_lock_head(h, "caslist_touch");
+		if (caslist_lk_w_fresh(v)) {
+			if (caslist_lk_claim(n, &v, "caslist_touch")) {
+				struct caslist_node *f = caslist_lk_lock_head(h, "caslist_touch");
 
-				link_insert_locked(h, f, n, n, "caslist_touch");
+				caslist_lk_insert_locked(h, f, n, n, "caslist_touch");
 				return CASLIST_TOUCH_ADDED;
 			}
 			continue;
@@ -304,23 +306,23 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
  */
 static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 {
-	struct backoff b = BACKOFF_INIT;
-	node_t *h = head_of(l);
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	struct caslist_node *h = caslist_lk_head_of(l);
 
 	for (;;) {
-		node_t *f = link_lock_head(h, "caslist_pop_head");
-		node_t *s;
+		struct caslist_node *f = caslist_lk_lock_head(h, "caslist_pop_head");
+		struct caslist_node *s;
 
 		if (f == h) {
-			link_unlock(h, h);
+			caslist_lk_unlock(h, h);
 			return NULL;
 		}
-		if (link_trylock_op(f, &s, "caslist_pop_head")) {
-			link_unlink_locked(h, f, s, "caslist_pop_head");
+		if (caslist_lk_trylock_op(f, &s, "caslist_pop_head")) {
+			caslist_lk_unlink_locked(h, f, s, "caslist_pop_head");
 			return f;
 		}
-		link_unlock(h, f);
-		backoff_wait(&b, f, "caslist_pop_head");
+		caslist_lk_unlock(h, f);
+		caslist_lk_backoff_wait(&b, f, "caslist_pop_head");
 	}
 }
 
@@ -331,26 +333,27 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
  */
 static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 {
-	struct backoff b = BACKOFF_INIT;
-	node_t *h = head_of(l);
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	struct caslist_node *h = caslist_lk_head_of(l);
 
 	for (;;) {
-		node_t *t = prev_hint(h);
+		struct caslist_node *t = caslist_lk_prev_hint(h);
 
 		if (t == h) {
 			/* Acquire: as caslist_empty; a locked or non-empty head
 			 * link means an operation is in flight: retry. */
-			if (atomic_load_explicit(&h->next, memory_order_acquire) == w_of(h))
+			if (atomic_load_explicit(&h->next,
+						 memory_order_acquire) == caslist_lk_w_of(h))
 				return NULL;
-		} else if (!prev_valid(t)) {
-			check_list(h, "caslist_pop_tail");
-		} else if (link_lock_expect_op(t, h, "caslist_pop_tail")) {
-			node_t *p = link_lock_prev_op(t, "caslist_pop_tail");
+		} else if (!caslist_lk_prev_valid(t)) {
+			caslist_lk_check_list(h, "caslist_pop_tail");
+		} else if (caslist_lk_lock_expect_op(t, h, "caslist_pop_tail")) {
+			struct caslist_node *p = caslist_lk_lock_prev_op(t, "caslist_pop_tail");
 
-			link_unlink_locked(p, t, h, "caslist_pop_tail");
+			caslist_lk_unlink_locked(p, t, h, "caslist_pop_tail");
 			return t;
 		}
-		backoff_wait(&b, h, "caslist_pop_tail");
+		caslist_lk_backoff_wait(&b, h, "caslist_pop_tail");
 	}
 }
 
@@ -368,75 +371,76 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
  * would touch the whole segment, which a cut exists not to do): the cut
  * rule (doc/protocol.md section 6) leaves it to the caller.
  */
-static inline struct caslist_node *caslist__cut_front(struct caslist_list *l, struct caslist_node *last)
+static inline struct caslist_node *caslist__cut_front(struct caslist_list *l,
+						      struct caslist_node *last)
 {
-	node_t *h = head_of(l);
-	node_t *s, *f;
+	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *s, *f;
 
-	CASLIST_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
-	s = link_lock_op(last, "caslist_cut_front");
+	CASLIST_LK_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
+	s = caslist_lk_lock_op(last, "caslist_cut_front");
 	if (s == NULL)
 		return NULL;	/* removed by a concurrent remover (or never linked) */
-	f = link_lock_head(h, "caslist_cut_front");
-	if (f == h || (s != h && is_head(s))) {
-		CASLIST_CHECK(0, "caslist_cut_front", last, "last is not on this list");
-		link_unlock(h, f);
-		link_unlock(last, s);
+	f = caslist_lk_lock_head(h, "caslist_cut_front");
+	if (f == h || (s != h && caslist_lk_is_head(s))) {
+		CASLIST_LK_CHECK(0, "caslist_cut_front", last, "last is not on this list");
+		caslist_lk_unlock(h, f);
+		caslist_lk_unlock(last, s);
 		return NULL;
 	}
-	link_cut_locked(h, f, last, s, "caslist_cut_front");
+	caslist_lk_cut_locked(h, f, last, s, "caslist_cut_front");
 	return f;
 }
 
 static inline void caslist__chain_link(struct caslist_node *a, struct caslist_node *b)
 {
-	link_chain(a, b);
+	caslist_lk_chain(a, b);
 }
 
 static inline struct caslist_node *caslist__chain_next(const struct caslist_node *n)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	/* Acquire: pairs with the release that wrote n->next (chain_link, or
-	 * the link_unlock of the node's last holder while it was linked). */
+	 * the caslist_lk_unlock of the node's last holder while it was linked). */
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_acquire);
 
 	/* A node of a freshly cut chain may still have its own link locked
-	 * by the thread that inserted it (step 5 of link_insert_locked, which
+	 * by the thread that inserted it (step 5 of caslist_lk_insert_locked, which
 	 * only clears the bit): wait for it. */
-	while (w_locked(v)) {
-		backoff_wait(&b, n, "caslist_chain_next");
+	while (caslist_lk_w_locked(v)) {
+		caslist_lk_backoff_wait(&b, n, "caslist_chain_next");
 		v = atomic_load_explicit(&n->next, memory_order_acquire);
 	}
-	return w_unlinked(v) ? NULL : node_of(v);
+	return caslist_lk_w_unlinked(v) ? NULL : caslist_lk_node_of(v);
 }
 
 /* [S11] step a cursor: wait on a locked word; EAGAIN on an unlinked one or
  * on another list's head; 0 at this list's head. */
 static inline int caslist__iter_next(const struct caslist_list *l, struct caslist_node **cur)
 {
-	struct backoff b = BACKOFF_INIT;
-	const node_t *h = head_of(l);
-	/* Acquire: pairs with the link_unlock that published the successor,
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	const struct caslist_node *h = caslist_lk_head_of(l);
+	/* Acquire: pairs with the caslist_lk_unlock that published the successor,
 	 * so the caller may read the next node's contents. */
 	uintptr_t v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
 
-	while (w_locked(v)) {
-		backoff_wait(&b, *cur, "caslist_iter_next");
+	while (caslist_lk_w_locked(v)) {
+		caslist_lk_backoff_wait(&b, *cur, "caslist_iter_next");
 		v = atomic_load_explicit(&(*cur)->next, memory_order_acquire);
 	}
-	if (w_unlinked(v)) {
+	if (caslist_lk_w_unlinked(v)) {
 		/* The head is never unlinked: 0 there is a list never
 		 * initialised, and EAGAIN would restart the walk for ever. */
-		CASLIST_REQUIRE(*cur != h, "caslist_iter_next", h, NOT_INIT);
+		CASLIST_LK_REQUIRE(*cur != h, "caslist_iter_next", h, CASLIST_LK_NOT_INIT);
 		return CASLIST_EAGAIN;
 	}
-	if (node_of(v) == h)
+	if (caslist_lk_node_of(v) == h)
 		return 0;
 	/* Another list's head: the cursor's node moved to that list while
 	 * we stood on it.  Never hand a head out as a node: restart. */
-	if (is_head(node_of(v)))
+	if (caslist_lk_is_head(caslist_lk_node_of(v)))
 		return CASLIST_EAGAIN;
-	*cur = node_of(v);
+	*cur = caslist_lk_node_of(v);
 	return 1;
 }
 
@@ -453,74 +457,74 @@ static inline bool caslist__initialised(const struct caslist_list *l)
 }
 
 /* The first node of l as of now, or &l->head if l is empty: a hint, to be
- * validated under a lock.  Acquire: pairs with the link_unlock that made
+ * validated under a lock.  Acquire: pairs with the caslist_lk_unlock that made
  * it first, so its contents (and what it points to) are visible. */
 static inline struct caslist_node *caslist__first_hint(const struct caslist_list *l)
 {
-	return node_of(atomic_load_explicit(&l->head.next, memory_order_acquire));
+	return caslist_lk_node_of(atomic_load_explicit(&l->head.next, memory_order_acquire));
 }
 
-/* The tail of l as of now (prev_hint of the head), or NULL if l is empty
+/* The tail of l as of now (caslist_lk_prev_hint of the head), or NULL if l is empty
  * or the hint is not usable: a hint, validated by caslist__lock_tail_at. */
 static inline struct caslist_node *caslist__tail_hint(const struct caslist_list *l)
 {
-	node_t *h = head_of(l), *t = prev_hint(h);
+	struct caslist_node *h = caslist_lk_head_of(l), *t = caslist_lk_prev_hint(h);
 
-	return t == h || !prev_valid(t) ? NULL : t;
+	return t == h || !caslist_lk_prev_valid(t) ? NULL : t;
 }
 
-/* [S1] without the wait for a new tail: take L(t) only while t is l's tail
+/* Step [S1] without the wait for a new tail: take L(t) only while t is l's tail
  * (t->next == head; waits while it is locked).  true: the caller holds
  * L(t) and must release it with caslist__insert_tail_locked. */
 static inline bool caslist__lock_tail_at(struct caslist_list *l, struct caslist_node *t,
 					 const char *op)
 {
-	return link_lock_expect_op(t, head_of(l), op);
+	return caslist_lk_lock_expect_op(t, caslist_lk_head_of(l), op);
 }
 
-/* [L7] insert n after the tail t whose link the caller holds
+/* Step [L7]: insert n after the tail t whose link the caller holds
  * (caslist__lock_tail_at); releases it.  Linearizes at t->next = n. */
 static inline void caslist__insert_tail_locked(struct caslist_list *l, struct caslist_node *t,
 					       struct caslist_node *n, const char *op)
 {
-	link_insert_locked(t, head_of(l), n, n, op);
+	caslist_lk_insert_locked(t, caslist_lk_head_of(l), n, n, op);
 }
 
-/* [S6] delete n and tell its predecessor at the unlink (ENOENT if n is
+/* Step [S6]: delete n and tell its predecessor at the unlink (ENOENT if n is
  * not linked).  n is then OWNED by the caller. */
 static inline int caslist__del_pred(struct caslist_node *n, struct caslist_node **pred,
 				    const char *op)
 {
-	return link_del(n, pred, op);
+	return caslist_lk_del(n, pred, op);
 }
 
 /* Mark n, which the caller holds outside every list (taken off a chain it
- * owns), OWNED: as a removal leaves it (link_own_node). */
+ * owns), OWNED: as a removal leaves it (caslist_lk_own_node). */
 static inline void caslist__node_own(struct caslist_node *n)
 {
-	link_own_node(n);
+	caslist_lk_own_node(n);
 }
 
 /* ---- the lock-word primitives: thin wrappers over link.h ---- */
 
 static inline struct caslist_node *caslist__link_lock(struct caslist_node *x)
 {
-	return link_lock_op(x, "caslist_link_lock");
+	return caslist_lk_lock_op(x, "caslist_link_lock");
 }
 
 static inline bool caslist__link_trylock(struct caslist_node *x, struct caslist_node **succ)
 {
-	return link_trylock_op(x, succ, "caslist_link_trylock");
+	return caslist_lk_trylock_op(x, succ, "caslist_link_trylock");
 }
 
 static inline struct caslist_node *caslist__link_lock_prev(struct caslist_node *x)
 {
-	return link_lock_prev_op(x, "caslist_link_lock_prev");
+	return caslist_lk_lock_prev_op(x, "caslist_link_lock_prev");
 }
 
 static inline void caslist__link_unlock(struct caslist_node *x, struct caslist_node *succ)
 {
-	link_unlock(x, succ);
+	caslist_lk_unlock(x, succ);
 }
 
 #endif /* CASLIST_LIB_LIST_OPS_H */

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/stats.c - the wait counters and the tunable wait policy of the
- * measurement build (-DCASLIST_STATS: test/waitstat), and nothing else.
- * Linked only into that build; the library proper never has them.
+ * lib/stats.c - the storage of lib/stats.h (the measurement build's wait
+ * counters and tunable policy: test/waitstat), and nothing else.  Linked
+ * only into that build; the library proper never has them.
  */
-#ifndef CASLIST_STATS
-#error "lib/stats.c is for the measurement build (-DCASLIST_STATS) only"
-#endif
-#include "backoff.h"
+#include "stats.h"
 
-_Thread_local struct caslist__stats caslist__stats;
-unsigned caslist__backoff_min = 4, caslist__backoff_max = 1024, caslist__poll_max = 0,
-	caslist__crowded_max = 16;
+_Thread_local struct caslist_lk_stats caslist_lk_stats;
+unsigned caslist_lk_backoff_min = 4, caslist_lk_backoff_max = 1024, caslist_lk_poll_max = 0,
+	caslist_lk_crowded_max = 16;

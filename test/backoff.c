@@ -3,8 +3,8 @@
  * test/backoff.c - the wait policy's crowding hint (lib/backoff.h).
  *
  *  1-4. The hint's logic, fed yield durations directly: a new thread
- *       spins up to BACKOFF_MAX; one slow yield lowers the cap to
- *       CROWDED_MAX; it takes CROWD_HOLD quick yields to raise it again,
+ *       spins up to CASLIST_LK_BACKOFF_MAX; one slow yield lowers the cap to
+ *       CASLIST_LK_CROWDED_MAX; it takes CASLIST_LK_CROWD_HOLD quick yields to raise it again,
  *       and a slow one in between starts the count over.
  *  5-6. backoff() itself: rounds double the pauses up to the cap and
  *       stay there (16 while crowded, 1024 otherwise).
@@ -33,21 +33,21 @@ static void *spinner(void *arg)
 	(void)arg;
 	/* Relaxed: a stop flag, nothing else is read after it. */
 	while (!atomic_load_explicit(&spin_stop, memory_order_relaxed))
-		cpu_relax();
+		caslist_lk_cpu_relax();
 	return NULL;
 }
 
 /* Rounds of backoff() until the pauses stop growing; returns the cap. */
 static unsigned settled_spins(void)
 {
-	struct backoff b = BACKOFF_INIT;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (int i = 0; i < 12; i++) {
-		unsigned cap = backoff_cap();
+		unsigned cap = caslist_lk_backoff_cap();
 
 		if (b.spins >= cap)
 			return b.spins;
-		backoff(&b);
+		caslist_lk_backoff(&b);
 	}
 	return b.spins;
 }
@@ -65,7 +65,7 @@ static void test_pinned(void)
 		tap_skip("cannot pin this thread");
 		return;
 	}
-	backoff_crowd = 0;
+	caslist_lk_backoff_crowd = 0;
 	if (pthread_create(&t, NULL, spinner, NULL) != 0) {
 		tap_skip("cannot start the spinning thread");
 		return;
@@ -77,42 +77,45 @@ static void test_pinned(void)
 		return;
 	}
 	for (int i = 0; i < 2000 && !crowded; i++) {
-		backoff_yield();
-		crowded = backoff_cap() == CROWDED_MAX;
+		caslist_lk_backoff_yield();
+		crowded = caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX;
 	}
 	atomic_store_explicit(&spin_stop, true, memory_order_relaxed);
 	pthread_join(t, NULL);
 	tap_ok(crowded, "a yield that gave the CPU to a spinning thread on the same CPU "
-	       "raised the hint (cap %u)", backoff_cap());
+	       "raised the hint (cap %u)", caslist_lk_backoff_cap());
 }
 
 int main(void)
 {
 	bool crowded;
 
-	tap_ok(backoff_cap() == BACKOFF_MAX, "a new thread spins up to %u pauses a round",
-	       BACKOFF_MAX);
-	backoff_note_yield(YIELD_SLOW_NS + 1);
-	tap_ok(backoff_cap() == CROWDED_MAX, "one slow yield lowers the cap to %u",
-	       CROWDED_MAX);
-	for (unsigned i = 0; i + 1 < CROWD_HOLD; i++)
-		backoff_note_yield(100);
-	tap_ok(backoff_cap() == CROWDED_MAX, "%u quick yields keep it low", CROWD_HOLD - 1);
-	backoff_note_yield(YIELD_SLOW_NS + 1);	/* starts the count over */
-	for (unsigned i = 0; i + 1 < CROWD_HOLD; i++)
-		backoff_note_yield(100);
-	crowded = backoff_cap() == CROWDED_MAX;
-	backoff_note_yield(100);
-	tap_ok(crowded && backoff_cap() == BACKOFF_MAX,
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_BACKOFF_MAX,
+	       "a new thread spins up to %u pauses a round",
+	       CASLIST_LK_BACKOFF_MAX);
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX,
+	       "one slow yield lowers the cap to %u",
+	       CASLIST_LK_CROWDED_MAX);
+	for (unsigned i = 0; i + 1 < CASLIST_LK_CROWD_HOLD; i++)
+		caslist_lk_backoff_note_yield(100);
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX, "%u quick yields keep it low",
+	       CASLIST_LK_CROWD_HOLD - 1);
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);	/* starts the count over */
+	for (unsigned i = 0; i + 1 < CASLIST_LK_CROWD_HOLD; i++)
+		caslist_lk_backoff_note_yield(100);
+	crowded = caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX;
+	caslist_lk_backoff_note_yield(100);
+	tap_ok(crowded && caslist_lk_backoff_cap() == CASLIST_LK_BACKOFF_MAX,
 	       "a slow yield starts the count over; %u quick ones raise the cap again",
-	       CROWD_HOLD);
+	       CASLIST_LK_CROWD_HOLD);
 
-	backoff_note_yield(YIELD_SLOW_NS + 1);
-	tap_ok(settled_spins() == CROWDED_MAX, "crowded: rounds settle at %u pauses",
-	       CROWDED_MAX);
-	backoff_crowd = 0;
-	tap_ok(settled_spins() == BACKOFF_MAX, "not crowded: rounds settle at %u pauses",
-	       BACKOFF_MAX);
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);
+	tap_ok(settled_spins() == CASLIST_LK_CROWDED_MAX, "crowded: rounds settle at %u pauses",
+	       CASLIST_LK_CROWDED_MAX);
+	caslist_lk_backoff_crowd = 0;
+	tap_ok(settled_spins() == CASLIST_LK_BACKOFF_MAX, "not crowded: rounds settle at %u pauses",
+	       CASLIST_LK_BACKOFF_MAX);
 
 	test_pinned();
 	printf("1..%d\n", tap_n);

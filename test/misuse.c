@@ -7,7 +7,7 @@
  * it ended (SIGABRT for a misuse, exit 0 for a stuck-link case) and what
  * it printed on stderr.
  *
- * One case per CASLIST_CHECK and CASLIST_REQUIRE site (lib/list.c,
+ * One case per CASLIST_LK_CHECK and CASLIST_LK_REQUIRE site (lib/list.c,
  * lib/link.h, lib/freelist.c; the add check once per operation that uses
  * it).  The table `sites` below lists them with the source line's text, and
  * the last test greps the sources (CASLIST_SRCDIR) so that a new check
@@ -15,7 +15,7 @@
  * on are cases too: they must run clean.
  *
  * Built twice: test/misuse (CASLIST_DEBUG=1: every case) and
- * test/misuse-release (no CASLIST_DEBUG: only the CASLIST_REQUIRE cases,
+ * test/misuse-release (no CASLIST_DEBUG: only the CASLIST_LK_REQUIRE cases,
  * which release builds keep, and the allowed uses).
  */
 #include <errno.h>
@@ -506,29 +506,29 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 	return 1;
 }
 
-/* The CASLIST_CHECK sites, as "file: text on the line"; each has a case. */
+/* The CASLIST_LK_CHECK sites, as "file: text on the line"; each has a case. */
 static const char *const sites[] = {
-	"lib/list_ops.h: CASLIST_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
-	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&h->next",
-	"lib/batch.c: CASLIST_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
-	"lib/list_ops.h: CASLIST_REQUIRE(v != 0, \"caslist_empty\"",
-	"lib/list_ops.h: CASLIST_REQUIRE(*cur != h, \"caslist_iter_next\"",
-	"lib/list_ops.h: CASLIST_REQUIRE(atomic_load_explicit(&pos->next",
-	"lib/freelist.c: CASLIST_REQUIRE(caslist__initialised(&fl->list)",
-	"lib/link.h: CASLIST_REQUIRE(f != NULL, op, h",
-	"lib/list_ops.h: CASLIST_CHECK(rc == CASLIST_OK, \"caslist_del\"",
-	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_move_head\"",
-	"lib/list_ops.h: CASLIST_CHECK(n != h, \"caslist_touch\"",
-	"lib/list_ops.h: CASLIST_CHECK(last != h, \"caslist_cut_front\"",
-	"lib/list_ops.h: CASLIST_CHECK(0, \"caslist_cut_front\"",
-	"lib/link.h: CASLIST_CHECK((old & ~HEAD_FLAG) == w_of(was)",
-	"lib/freelist.c: CASLIST_CHECK(atomic_load_explicit(&x->cluster",
-	"lib/freelist.c: CASLIST_CHECK(x == last, \"caslist_fl_put_batch\"",
-	"lib/freelist.c: CASLIST_CHECK(cluster_of(x) == NULL, \"caslist_fl_build_add\"",
-	"lib/freelist.c: CASLIST_REQUIRE(cluster_of(x) == NULL, \"caslist_fl_put\"",
+	"lib/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
+	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
+	"lib/batch.c: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
+	"lib/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
+	"lib/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
+	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
+	"lib/freelist.c: CASLIST_LK_REQUIRE(caslist__initialised(&fl->list)",
+	"lib/link.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
+	"lib/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
+	"lib/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_move_head\"",
+	"lib/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_touch\"",
+	"lib/list_ops.h: CASLIST_LK_CHECK(last != h, \"caslist_cut_front\"",
+	"lib/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
+	"lib/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
+	"lib/freelist.c: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
+	"lib/freelist.c: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
+	"lib/freelist.c: CASLIST_LK_CHECK(cluster_of(x) == NULL, \"caslist_fl_build_add\"",
+	"lib/freelist.c: CASLIST_LK_REQUIRE(cluster_of(x) == NULL, \"caslist_fl_put\"",
 };
 
-/* Every CASLIST_CHECK( line in the sources matches exactly one entry. */
+/* Every CASLIST_LK_CHECK( line in the sources matches exactly one entry. */
 static int sites_covered(void)
 {
 	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch.c", "lib/freelist.c",
@@ -549,11 +549,11 @@ static int sites_covered(void)
 			return 0;
 		}
 		while (fgets(line, sizeof(line), fp)) {
-			const char *p = strstr(line, "CASLIST_CHECK(");
+			const char *p = strstr(line, "CASLIST_LK_CHECK(");
 			int match = 0;
 
 			if (p == NULL)
-				p = strstr(line, "CASLIST_REQUIRE(");
+				p = strstr(line, "CASLIST_LK_REQUIRE(");
 			if (p == NULL || strstr(line, "#define"))
 				continue;
 			for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
@@ -577,12 +577,12 @@ static int sites_covered(void)
 #ifdef CASLIST_DEBUG
 #define DEBUG_CASE(x) x
 #else
-#define DEBUG_CASE(x) tap_skip("a debug-build check (CASLIST_CHECK)")
+#define DEBUG_CASE(x) tap_skip("a debug-build check (CASLIST_LK_CHECK)")
 #endif
 
 int main(void)
 {
-	/* lib/list.c check_addable, once per operation that calls it (every build) */
+	/* lib/list.c caslist_lk_check_addable, once per operation that calls it (every build) */
 	tap_ok(aborts(add_linked, "caslist_add_head", &a, "already linked"),
 	       "add_head of a linked node aborts");
 	tap_ok(aborts(add_tail_linked, "caslist_add_tail", &a, "already linked"),
@@ -630,7 +630,7 @@ int main(void)
 			  "cut_front with last on another list, this one empty, aborts"));
 	DEBUG_CASE(tap_ok(aborts(cut_other_tail, "caslist_cut_front", &a, "not on this list"),
 			  "cut_front with last the tail of another list aborts"));
-	/* lib/link.h set_prev_checked, under the lock at insert and unlink */
+	/* lib/link.h caslist_lk_set_prev_checked, under the lock at insert and unlink */
 	DEBUG_CASE(tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
 			  "del with a corrupted neighbour link aborts"));
 	DEBUG_CASE(tap_ok(aborts(corrupt_add, "caslist_add_after", &a, "next->prev != self"),
@@ -664,6 +664,6 @@ int main(void)
 			  "a deleter waiting for its predecessor's link names it"));
 	DEBUG_CASE(tap_ok(reports_stuck(stuck_walk, &a, "caslist_link_lock", "caslist_iter_next"),
 			  "an iterator waiting on a locked word names it"));
-	tap_ok(sites_covered(), "every CASLIST_CHECK/REQUIRE site in lib/ has a case here");
+	tap_ok(sites_covered(), "every CASLIST_LK_CHECK/REQUIRE site in lib/ has a case here");
 	return tap_done();
 }

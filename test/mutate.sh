@@ -27,12 +27,12 @@ edit() {	# FILE OLD NEW: replace the one line that is exactly OLD (tabs kept)
 }
 case $name in
 skiplock)
-	edit link.h '		if (prev_valid(p) && link_cas_lock(p, &v, w_of(x) | LOCK, op))' \
-		'		if (prev_valid(p) && v == w_of(x))'
+	edit link.h '		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))' \
+		'		    v == caslist_lk_w_of(x))'
 	;;
 relaxed)
-	edit link.h '	atomic_store_explicit(&x->next, w_of(s), memory_order_release);' \
-		'	atomic_store_explicit(&x->next, w_of(s), memory_order_relaxed);'
+	edit link.h '	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_release);' \
+		'	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_relaxed);'
 	;;
 window)
 	edit freelist.c '	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;' \

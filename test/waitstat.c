@@ -11,7 +11,7 @@
  *   deladd  del_if_linked of a random node, add_head if it won
  *   batch   batch_move_head of random nodes (a flush per 15)
  *   queue   pop_head, add_tail
- * CROWDED_MAX is the cap while the thread's crowding hint is up (default
+ * CASLIST_LK_CROWDED_MAX is the cap while the thread's crowding hint is up (default
  * 16; equal to MAX_SPINS gives the policy before the hint: one cap).
  * Prints ops/s (wall clock) and, per operation, the backoff rounds (failed
  * attempts at a held link, retries), PAUSEs and yields.  Threads are not
@@ -46,7 +46,7 @@ static _Atomic int stop;
 struct thr {
 	uint64_t rng;
 	unsigned long ops;
-	struct caslist__stats st;
+	struct caslist_lk_stats st;
 } __attribute__((aligned(64)));
 
 static void *worker(void *arg)
@@ -84,7 +84,7 @@ static void *worker(void *arg)
 		t->ops += 64;
 	}
 	caslist_batch_flush(&b);
-	t->st = caslist__stats;
+	t->st = caslist_lk_stats;
 	return NULL;
 }
 
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 {
 	struct thr *thr;
 	struct timespec t0, t1;
-	struct caslist__stats sum = { 0, 0, 0 };
+	struct caslist_lk_stats sum = { 0, 0, 0 };
 	unsigned long ops = 0;
 	int threads;
 	double secs, wall;
@@ -108,13 +108,13 @@ int main(int argc, char **argv)
 	secs = atof(argv[3]);
 	nobj = (unsigned)atoi(argv[4]);
 	if (argc > 6) {
-		caslist__backoff_min = (unsigned)atoi(argv[5]);
-		caslist__backoff_max = (unsigned)atoi(argv[6]);
+		caslist_lk_backoff_min = (unsigned)atoi(argv[5]);
+		caslist_lk_backoff_max = (unsigned)atoi(argv[6]);
 	}
 	if (argc > 7)
-		caslist__poll_max = (unsigned)atoi(argv[7]);
+		caslist_lk_poll_max = (unsigned)atoi(argv[7]);
 	if (argc > 8)
-		caslist__crowded_max = (unsigned)atoi(argv[8]);
+		caslist_lk_crowded_max = (unsigned)atoi(argv[8]);
 	if (threads < 1 || nobj < 2)
 		return 2;
 	objs = calloc(nobj, sizeof(*objs));
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 	}
 	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u polls=%u: %lu ops, %.2f Mops/s; per op: "
 	       "rounds %.3f pauses %.1f yields %.4f\n",
-	       workload, threads, nobj, caslist__backoff_min, caslist__backoff_max, caslist__poll_max, ops,
+	       workload, threads, nobj, caslist_lk_backoff_min, caslist_lk_backoff_max, caslist_lk_poll_max, ops,
 	       (double)ops / wall / 1e6,
 	       (double)sum.rounds / (double)ops, (double)sum.pauses / (double)ops,
 	       (double)sum.yields / (double)ops);

@@ -171,9 +171,12 @@ CASLIST_API int caslist_del(struct caslist_node *n);
  * (OWNED: touch will not bring it back). */
 CASLIST_API bool caslist_del_if_linked(struct caslist_node *n);
 /** caslist_move_head - LRU rotate: move linked @n to the front of @l in one
- * operation.  @n may be on @l or on any other list (active/inactive
+ * call.  @n may be on @l or on any other list (active/inactive
  * promotion): it leaves its list and enters @l without ever being on two
- * lists.  Returns CASLIST_OK or CASLIST_ENOENT (n not linked: FRESH,
+ * lists.  It is two steps, not one atomic move: between them @n is on no
+ * list (in transit, locked: removers wait for it), so a concurrent pop of
+ * its old list may find that list without it - even empty, if @n was its
+ * only node - before @n appears at @l's head (doc/protocol.md section 3).  Returns CASLIST_OK or CASLIST_ENOENT (n not linked: FRESH,
  * OWNED or QUEUED; it adds nothing). */
 CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n);
 /** caslist_touch - move @n to the front of @l if it is linked (on any
