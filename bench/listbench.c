@@ -13,6 +13,9 @@
  *
  * Usage: listbench [--quick] [--smoke[=N]] [--pin] [--threads=N[,N...]] [--max-threads=N]
  *                  [--run-limit=S] [--benchmark_* flags of Google Benchmark]
+ * Every value is checked (examples/common/cli.h: "listbench: ... (try
+ * listbench --help)", exit 2); --help lists these options, --benchmark_help
+ * Google Benchmark's.  bench/cli-test.sh tries each bad input.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
