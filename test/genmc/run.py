@@ -346,6 +346,18 @@ def main():
             if ln.strip() and not ln.startswith("#"):
                 key, _, why = ln.partition("\t")
                 survivors[key.strip()] = why.strip()
+        # A key matches with its function name or without it (a renamed
+        # helper keeps its arguments).
+        def loose(k):
+            f, _, rest = k.partition(" ")
+            return f + " " + rest.partition(": ")[2]
+        for site in sites:
+            if site["key"] not in survivors:
+                for k in list(survivors):
+                    if loose(k) == loose(site["key"]):
+                        survivors[site["key"]] = survivors.pop(k)
+                        print("# survivors: %r matched as %r" % (k, site["key"]))
+                        break
         todo = [s for s in sites if args.mutant in s["key"]]
         # cheapest clients first (by their RC11 time above, when known)
         cost = {row[0]: row[4] or 0 for row in table if row[1] == "rc11"}
