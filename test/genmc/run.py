@@ -131,8 +131,9 @@ def function_at(lines, lineno):
     return "?"
 
 
-def find_sites(impl):
-    """Every weakening of every order in the .c/.h files of impl."""
+def find_sites(impl, unplaced):
+    """Every weakening of every order in the .c/.h files of impl (orders
+    found outside an atomic_* call go to unplaced)."""
     sites = []
     for fn in sorted(os.listdir(impl)):
         if not fn.endswith((".c", ".h")):
@@ -145,6 +146,11 @@ def find_sites(impl):
             order = m.group(1)
             call = enclosing_call(code, m.start())
             if call is None:
+                # an enumerator's definition (lib/atomic.h's C++ branch) is
+                # no access; any other order outside an atomic_* call is
+                # one the runner cannot weaken: say so (a failure)
+                if not re.match(r"\s*=", code[m.end():]):
+                    unplaced.append("%s:%d" % (fn, text.count("\n", 0, m.start()) + 1))
                 continue
             name, arg, ctext = call
             kind = kind_of(name, arg)
@@ -275,7 +281,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="caslist-genmc.")
     base = os.path.join(tmp, "base")
     impl = stage(args.srcdir, base)
-    sites = find_sites(impl)
+    unplaced = []
+    sites = find_sites(impl, unplaced)
     if args.list_sites:
         for s in sites:
             print("%s:%d %s" % (s["file"], s["line"], s["key"]))
@@ -359,6 +366,8 @@ def main():
                         print("# survivors: %r matched as %r" % (k, site["key"]))
                         break
         todo = [s for s in sites if args.mutant in s["key"]]
+        for u in unplaced:
+            report(False, "%s: a memory order outside an atomic_* call: no mutant made" % u)
         # cheapest clients first (by their RC11 time above, when known)
         cost = {row[0]: row[4] or 0 for row in table if row[1] == "rc11"}
         order = sorted(range(len(names)), key=lambda i: (cost.get(names[i], 0), names[i]))
