@@ -25,11 +25,13 @@
 #define CASLIST_LIB_BACKOFF_H
 
 #include <sched.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
 
+#include "atomic.h"
 #include "debug.h"
+
+CASLIST_LK_BEGIN
 
 /*
  * The wait policy's constants and the statistics hook.  Each is a default
@@ -84,7 +86,14 @@ static inline unsigned long long caslist_lk_backoff_now_ns(void)
 {
 	struct timespec ts;
 
+#ifdef CLOCK_MONOTONIC
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+	/* ISO C without POSIX (-std=c11 in the user's inline build): the
+	 * calendar clock, good enough for a yield's length and the stuck
+	 * watch's seconds. */
+	timespec_get(&ts, TIME_UTC);
+#endif
 	return (unsigned long long)ts.tv_sec * 1000000000u + (unsigned long long)ts.tv_nsec;
 }
 
@@ -103,7 +112,7 @@ static inline unsigned long long caslist_lk_backoff_now_ns(void)
  */
 #define CASLIST_LK_YIELD_SLOW_NS 5000u
 #define CASLIST_LK_CROWD_HOLD 8u
-static _Thread_local unsigned char caslist_lk_backoff_crowd __attribute__((unused));
+static CASLIST_LK_THREAD_LOCAL unsigned char caslist_lk_backoff_crowd __attribute__((unused));
 
 /* A sched_yield took NS nanoseconds: raise or lower the hint. */
 static inline void caslist_lk_backoff_note_yield(unsigned long long ns)
@@ -160,7 +169,7 @@ struct caslist_lk_backoff_watch_state {
 	unsigned long long t0_ms;
 	bool told;
 };
-static _Thread_local struct caslist_lk_backoff_watch_state caslist_lk_backoff_ws
+static CASLIST_LK_THREAD_LOCAL struct caslist_lk_backoff_watch_state caslist_lk_backoff_ws
 	__attribute__((unused));
 
 /*
@@ -205,5 +214,7 @@ static inline void caslist_lk_backoff_wait(struct caslist_lk_backoff *b, const v
 #endif
 	caslist_lk_backoff(b);
 }
+
+CASLIST_LK_END
 
 #endif /* CASLIST_LIB_BACKOFF_H */

@@ -20,11 +20,13 @@
 #ifndef CASLIST_LIB_DEBUG_H
 #define CASLIST_LIB_DEBUG_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <caslist/export.h>
+#include "atomic.h"
+
+CASLIST_LK_BEGIN
 
 #ifdef CASLIST_DEBUG
 #define CASLIST_LK_DEBUG_ON 1
@@ -34,9 +36,11 @@
 
 /* Cold, out-of-line reporter: prints "caslist: OP(NODE): WHAT" and aborts.
  * Exported: the inline mode (lib/list_ops.h in the caller's unit) calls it. */
+CASLIST_LK_C_BEGIN
 __attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
 								 const void *node,
 								 const char *what);
+CASLIST_LK_C_END
 
 /*
  * Tier 1b (every build): misuse that would otherwise hang or corrupt
@@ -69,11 +73,14 @@ __attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
  * A slot is shared by every link that hashes to it: a reader checks the
  * link before it trusts the op (caslist__holder_of). */
 struct caslist_lk_holder {
-	_Atomic(uintptr_t) link;
-	_Atomic(const char *) op;
+	CASLIST_LK_ATOMIC(uintptr_t) link;
+	CASLIST_LK_ATOMIC(const char *) op;
 };
 
-extern struct caslist_lk_holder caslist__holders[CASLIST_LK_HOLDER_SLOTS];
+/* Exported: the inline mode with CASLIST_DEBUG records holders in the caller. */
+CASLIST_LK_C_BEGIN
+extern CASLIST_API struct caslist_lk_holder caslist__holders[CASLIST_LK_HOLDER_SLOTS];
+CASLIST_LK_C_END
 
 static inline struct caslist_lk_holder *caslist_lk_slot(const void *link)
 {
@@ -100,11 +107,15 @@ static inline void caslist_lk_note_lock(const void *link, const char *op)
 
 /* Milliseconds a waiter waits on one link before it reports (once).
  * Exported, as caslist__stuck: inline-mode callers wait too. */
+CASLIST_LK_C_BEGIN
 CASLIST_API unsigned long caslist__stuck_ms(void);
 /* Cold reporter: one line on stderr naming LINK, its recorded holder (debug
  * builds), the waiting operation WAITER and the likely causes.  Returns
  * (the waiter keeps waiting). */
 __attribute__((cold)) CASLIST_API void caslist__stuck(const void *link, const char *waiter,
 						      unsigned long waited_ms);
+CASLIST_LK_C_END
+
+CASLIST_LK_END
 
 #endif /* CASLIST_LIB_DEBUG_H */

@@ -26,13 +26,15 @@
 #ifndef CASLIST_LIB_LINK_H
 #define CASLIST_LIB_LINK_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <caslist/list.h>
+#include "atomic.h"
 #include "backoff.h"
 #include "debug.h"
+
+CASLIST_LK_BEGIN
 
 #define CASLIST_LK_LOCK ((uintptr_t)1)
 
@@ -618,5 +620,7 @@ static inline void caslist_lk_cut_locked(struct caslist_node *h, struct caslist_
 	caslist_lk_unlock(h, s);
 	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_release);
 }
+
+CASLIST_LK_END
 
 #endif /* CASLIST_LIB_LINK_H */

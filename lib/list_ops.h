@@ -19,9 +19,14 @@
 
 #include "link.h"
 
+CASLIST_LK_BEGIN
+
+/* The head as a node.  The list is const for readers (empty, iter_next),
+ * whose code only loads through it; the cast through uintptr_t says so
+ * without -Wcast-qual noise in the user's build (inline mode). */
 static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list *l)
 {
-	return (struct caslist_node *)&l->head;
+	return (struct caslist_node *)(uintptr_t)&l->head;
 }
 
 /*
@@ -526,5 +531,7 @@ static inline void caslist__link_unlock(struct caslist_node *x, struct caslist_n
 {
 	caslist_lk_unlock(x, succ);
 }
+
+CASLIST_LK_END
 
 #endif /* CASLIST_LIB_LIST_OPS_H */

@@ -82,6 +82,9 @@ TESTS += test/abi test/cxx-threads.sh
 endif
 
 TESTS += test/cxx-headers.sh test/symbols.sh test/user-tsan.sh test/installed.sh test/version.sh
+# the inline mode as a layer of its own: no leaked names, ISO C, C++
+TESTS += test/inline.sh
+EXTRA_DIST += test/inline.sh test/inline_names.c
 EXTRA_DIST += test/cxx-headers.sh test/symbols.sh test/user-tsan.sh test/installed.sh test/version.sh \
 	test/cxx-threads.sh
 

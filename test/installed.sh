@@ -112,15 +112,15 @@ fi
 
 # The other route for a user's TSan build: CASLIST_INLINE compiles the list
 # operations into the program (the installed <caslist/impl/*.h>), against the
-# plain library.  C only; needs the plain (uninstrumented) library.
+# plain library, in C and in C++; needs the plain (uninstrumented) library.
 if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/impl/list_ops.h" ]; then
-	build_examples libcaslist "" "$tmp/ex-inline" C_PROGS="$(cd "$root$docdir/examples" &&
-		ls *.c | grep -v '^rcu_free' | sed 's/\.c$//' | tr '\n' ' ')" CXX_PROGS= \
-		CFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" all
+	build_examples libcaslist "" "$tmp/ex-inline" \
+		CFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" \
+		CXXFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" all
 	rc=$?
 	sed 's/^/# /' "$tmp/ex-inline.log" | grep -v '^# make' | head -8
-	tap_check $rc "installed C examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
-	run_examples "$tmp/ex-inline" "[user TSan build, CASLIST_INLINE, plain libcaslist]" '*.c'
+	tap_check $rc "installed C and C++ examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
+	run_examples "$tmp/ex-inline" "[user TSan build, CASLIST_INLINE, plain libcaslist]"
 else
 	tap_skip "inline mode: a sanitizer build, or <caslist/impl/list_ops.h> not installed"
 fi

@@ -15,12 +15,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The public functions: every CASLIST_API declaration in the installed
 # headers, the protocol headers of the inline mode (<caslist/impl/*.h>, from
-# lib/) included: they export caslist__misuse, which inline code calls.
+# lib/) included: they export caslist__misuse, the stuck-wait reporters and
+# (data) caslist__holders, which inline code calls or records into.
 for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h "$SRCDIR"/lib/link.h \
 	"$SRCDIR"/lib/backoff.h "$SRCDIR"/lib/debug.h "$SRCDIR"/lib/list_ops.h; do
 	case $h in */export.h) ;; *) cat "$h" ;; esac
 done |
-	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' |
+	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(;[]*[ *]\([a-z_0-9]*\)[([].*/\1/p' |
 	sort -u >"$tmp/api"
 echo "# $(wc -l <"$tmp/api") public functions declared in the headers"
 

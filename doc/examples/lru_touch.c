@@ -30,6 +30,31 @@
 
 #include <caslist/caslist.h>
 
+/* ---- ThreadSanitizer and liburcu (compiled only under TSan) ---- */
+
+/* TSan cannot see liburcu's grace period (liburcu is not instrumented):
+ * readers release one address as they leave, the free acquires it. */
+#if defined(__SANITIZE_THREAD__)
+#define LRU_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LRU_TSAN 1
+#endif
+#endif
+#ifdef LRU_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static char grace_sync;
+#define reader_done() __tsan_release(&grace_sync)
+#define grace_over() __tsan_acquire(&grace_sync)
+/* Every read-side section ends with the release, the README's code
+ * included (the macro's own name is not expanded again inside it). */
+#define urcu_memb_read_unlock() (reader_done(), urcu_memb_read_unlock())
+#else
+#define reader_done() ((void)0)
+#define grace_over() ((void)0)
+#endif
+
 /* ---- the README example ---- */
 
 struct obj {
@@ -76,26 +101,6 @@ void retire(struct obj *o)
 
 /* ---- the driver: an index of slots, hits, producers, evictors ---- */
 
-/* TSan cannot see liburcu's grace period (liburcu is not instrumented):
- * readers release one address as they leave, the free acquires it. */
-#if defined(__SANITIZE_THREAD__)
-#define LRU_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define LRU_TSAN 1
-#endif
-#endif
-#ifdef LRU_TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-static char grace_sync;
-#define reader_done() __tsan_release(&grace_sync)
-#define grace_over() __tsan_acquire(&grace_sync)
-#else
-#define reader_done() ((void)0)
-#define grace_over() ((void)0)
-#endif
-
 #define NSLOT 256
 #define ALIVE 0x11feULL
 
@@ -130,8 +135,7 @@ static void read_lock(void)
 
 static void read_unlock(void)
 {
-	reader_done();
-	urcu_memb_read_unlock();
+	urcu_memb_read_unlock();	/* under TSan: reader_done() first */
 }
 
 /* A hit on t (inside read_lock).  Retired before the touch began means

@@ -78,6 +78,9 @@
  * libstdc++ and libc++ too, but C++11 does not promise it, and it would make
  * the structs non-copyable and non-trivial.  test/abi.sh compares sizeof,
  * alignof and offsetof of every public struct between a C and a C++ unit.
+ * A C++ unit in inline mode (CASLIST_INLINE) compiles the operations
+ * itself on these plain words, with the compiler's atomic builtins
+ * (<caslist/impl/atomic.h>): the same layout, objects stay copyable.
  */
 #ifdef __cplusplus
 #define CASLIST_ATOMIC(type) type
@@ -121,8 +124,10 @@ struct caslist_list {
  * is an empty list, as after caslist_init(&l) (the head points to itself;
  * its prev word carries the head flag, bit 1).
  */
+/* (&name is &name.head: the head is the first member; the whole object's
+ * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { (uintptr_t)&(name).head, (uintptr_t)&(name).head + 2u } }
+	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u } }
 
 /* container_of for list nodes. */
 #define caslist_entry(ptr, type, member) \
@@ -329,8 +334,8 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #endif
 
 /*
- * Inline mode.  `#define CASLIST_INLINE` before including this header (C
- * only) and the list operations above become static inline functions in
+ * Inline mode.  `#define CASLIST_INLINE` before including this header (C11
+ * or C++11 and later) and the list operations above become static inline functions in
  * your translation unit, from the same source the library compiles
  * (<caslist/impl/list_ops.h>, installed from lib/list_ops.h): no call,
  * and under -fsanitize=thread every atomic of the protocol is instrumented
@@ -339,34 +344,36 @@ CASLIST_API const char *caslist_check_strerror(int code);
  * usual: the batch, check and free-list functions stay out of line.
  */
 #if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
-#ifdef __cplusplus
-#error "CASLIST_INLINE is for C: the inline operations need <stdatomic.h>"
-#endif
 #include <caslist/impl/list_ops.h>
-#define caslist_init caslist__init
-#define caslist_node_init caslist__node_init
-#define caslist_empty caslist__empty
-#define caslist_node_linked caslist__node_linked
-#define caslist_add_head caslist__add_head
-#define caslist_add_tail caslist__add_tail
-#define caslist_splice_head caslist__splice_head
-#define caslist_splice_tail caslist__splice_tail
-#define caslist_add_after caslist__add_after
-#define caslist_add_near caslist__add_near
-#define caslist_del caslist__del
-#define caslist_del_if_linked caslist__del_if_linked
-#define caslist_move_head caslist__move_head
-#define caslist_touch caslist__touch
-#define caslist_pop_head caslist__pop_head
-#define caslist_pop_tail caslist__pop_tail
-#define caslist_cut_front caslist__cut_front
-#define caslist_chain_link caslist__chain_link
-#define caslist_chain_next caslist__chain_next
-#define caslist_iter_next caslist__iter_next
-#define caslist_link_lock caslist__link_lock
-#define caslist_link_trylock caslist__link_trylock
-#define caslist_link_lock_prev caslist__link_lock_prev
-#define caslist_link_unlock caslist__link_unlock
+#ifdef __cplusplus	/* the layer lives in a namespace of its own there */
+#define CASLIST_LK_NS(name) caslist_lk_cxx::name
+#else
+#define CASLIST_LK_NS(name) name
+#endif
+#define caslist_init CASLIST_LK_NS(caslist__init)
+#define caslist_node_init CASLIST_LK_NS(caslist__node_init)
+#define caslist_empty CASLIST_LK_NS(caslist__empty)
+#define caslist_node_linked CASLIST_LK_NS(caslist__node_linked)
+#define caslist_add_head CASLIST_LK_NS(caslist__add_head)
+#define caslist_add_tail CASLIST_LK_NS(caslist__add_tail)
+#define caslist_splice_head CASLIST_LK_NS(caslist__splice_head)
+#define caslist_splice_tail CASLIST_LK_NS(caslist__splice_tail)
+#define caslist_add_after CASLIST_LK_NS(caslist__add_after)
+#define caslist_add_near CASLIST_LK_NS(caslist__add_near)
+#define caslist_del CASLIST_LK_NS(caslist__del)
+#define caslist_del_if_linked CASLIST_LK_NS(caslist__del_if_linked)
+#define caslist_move_head CASLIST_LK_NS(caslist__move_head)
+#define caslist_touch CASLIST_LK_NS(caslist__touch)
+#define caslist_pop_head CASLIST_LK_NS(caslist__pop_head)
+#define caslist_pop_tail CASLIST_LK_NS(caslist__pop_tail)
+#define caslist_cut_front CASLIST_LK_NS(caslist__cut_front)
+#define caslist_chain_link CASLIST_LK_NS(caslist__chain_link)
+#define caslist_chain_next CASLIST_LK_NS(caslist__chain_next)
+#define caslist_iter_next CASLIST_LK_NS(caslist__iter_next)
+#define caslist_link_lock CASLIST_LK_NS(caslist__link_lock)
+#define caslist_link_trylock CASLIST_LK_NS(caslist__link_trylock)
+#define caslist_link_lock_prev CASLIST_LK_NS(caslist__link_lock_prev)
+#define caslist_link_unlock CASLIST_LK_NS(caslist__link_unlock)
 #endif /* CASLIST_INLINE */
 
 /* ---- walking a list: the restart on CASLIST_EAGAIN done for you ------ */
