@@ -1,129 +1,36 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/batch.c - batched moves to the head (caslist_batch_*): remove each
- * node in place at once, splice them all with one head-link lock.
- * doc/protocol.md section 4 ("Batches") has the protocol; every write to
- * a link is a step of link.h ([S6]'s delete with a batch mark instead of
- * POISON, [L10] to chain, [L7] to splice).
+ * lib/batch.c - the library's batch symbols: each caslist_batch_* is the
+ * static inline caslist__batch_* of lib/batch_ops.h (defined once, for the
+ * library and for CASLIST_INLINE users alike).
  */
-#include "link.h"
+#include "batch_ops.h"
 
+#if !defined(CASLIST_INLINE) || defined(CASLIST_BUILDING)
 void caslist_batch_init(struct caslist_batch *b)
 {
-	b->l = NULL;
-	b->n = 0;
+	caslist__batch_init(b);
 }
 
-/* The batch word of b: its address with CASLIST_LK_BATCH_TAG (b is at least 4-aligned). */
-static inline uintptr_t batch_word(const struct caslist_batch *b)
-{
-	return (uintptr_t)b | CASLIST_LK_BATCH_TAG;
-}
-
-/*
- * [S13] queue n: L(n) (ENOENT if n is not linked), wait for L(pred) as a
- * delete ([S6], rules R2/R3), unlink leaving n's word = b|CASLIST_LK_BATCH_TAG.  From
- * the unlink on, n is in no list and QUEUED: owned by b's thread until
- * the flush (or a cancel).  When L(n) cannot be had, the result comes from
- * the unlinked value that link_lock saw (never a second load: by then
- * another thread's flush may have linked n again, or its pop taken it):
- * queued in this batch (CASLIST_BATCH_QUEUED), in another (CASLIST_OK:
- * the node is on its way to a head), else CASLIST_ENOENT.
- */
 int caslist_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 			    struct caslist_node *n)
 {
-	struct caslist_node *s, *p;
-	uintptr_t seen;
-
-	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
-			"the batch holds nodes for another list (flush it first)");
-	s = caslist_lk_lock_prefetch_seen(n, &seen, "caslist_batch_move_head");
-	if (s == NULL) {
-		if (seen == batch_word(b))
-			return CASLIST_BATCH_QUEUED;
-		return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
-	}
-	p = caslist_lk_lock_prev_op(n, "caslist_batch_move_head");
-	caslist_lk_unlink_to_batch(p, n, s, batch_word(b), "caslist_batch_move_head");
-	b->l = l;
-	b->node[b->n++] = n;
-	if (b->n == CASLIST_BATCH_MAX)
-		caslist_batch_flush(b);
-	return CASLIST_OK;
+	return caslist__batch_move_head(b, l, n);
 }
-
-/*
- * Many nodes: exactly the calls caslist_batch_move_head(b, l, nodes[i]) in
- * order (a node already queued in b is skipped, as that call does), but a window of nodes at a time is first fetched in three passes
- * - every node's line, then (from each node's next and prev words, read
- * relaxed: hints only) the lines of its neighbours, then the removals -
- * so the misses of a whole window overlap instead of each removal waiting
- * for its own.  Only prefetches and loads are added: the protocol is
- * that of [S13], node by node.
- */
-#define BATCH_PREFETCH_WINDOW 16
 
 size_t caslist_batch_move_head_n(struct caslist_batch *b, struct caslist_list *l,
 				 struct caslist_node *const *nodes, size_t k)
 {
-	size_t queued = 0;
-
-	for (size_t i0 = 0; i0 < k; i0 += BATCH_PREFETCH_WINDOW) {
-		size_t e = k - i0 < BATCH_PREFETCH_WINDOW ? k : i0 + BATCH_PREFETCH_WINDOW;
-
-		for (size_t i = i0; i < e; i++)
-			caslist_lk_prefetch_w(nodes[i]);
-		for (size_t i = i0; i < e; i++)
-			(void)caslist_lk_prefetch_nbrs(nodes[i]);
-		for (size_t i = i0; i < e; i++)
-			queued += caslist_batch_move_head(b, l, nodes[i]) == CASLIST_OK;
-	}
-	return queued;
+	return caslist__batch_move_head_n(b, l, nodes, k);
 }
 
-/*
- * [S14] flush: chain the queued nodes, newest first, with locked words
- * ([L10]); L(head) ([S0]; waiting for a head link holding
- * only links of nodes in transit: rule R2); insert the chain ([L7]:
- * linearization point, all of them at once); then release each link of
- * the chain but the last (insert step 5 released that one).
- */
 void caslist_batch_flush(struct caslist_batch *b)
 {
-	struct caslist_node *h, *f, *first, *last;
-	unsigned k = b->n;
-
-	if (k == 0)
-		return;
-	first = b->node[k - 1];
-	last = b->node[0];
-	for (unsigned i = k - 1; i > 0; i--)
-		caslist_lk_batch_chain(b->node[i], b->node[i - 1]);
-	h = &b->l->head;
-	f = caslist_lk_lock_head(h, "caslist_batch_flush");
-	caslist_lk_insert_locked(h, f, first, last, "caslist_batch_flush");
-	for (unsigned i = k - 1; i > 0; i--)
-		caslist_lk_unlock(b->node[i], b->node[i - 1]);
-	b->n = 0;
+	caslist__batch_flush(b);
 }
 
-/*
- * [S15] cancel: the queued nodes become OWNED by the caller, in no list
- * (caslist_lk_own_node: POISON, as a removal leaves them), and the batch is
- * empty.  Only the batch's thread writes those words while they are
- * queued (every other thread sees "not linked" and writes nothing), so a
- * plain store is enough; release as in caslist_lk_poison.
- */
 size_t caslist_batch_cancel(struct caslist_batch *b, struct caslist_node **out)
 {
-	unsigned k = b->n;
-
-	for (unsigned i = 0; i < k; i++) {
-		caslist_lk_own_node(b->node[i]);
-		if (out != NULL)
-			out[i] = b->node[i];
-	}
-	b->n = 0;
-	return k;
+	return caslist__batch_cancel(b, out);
 }
+#endif

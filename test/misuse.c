@@ -510,7 +510,7 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 static const char *const sites[] = {
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
-	"lib/batch.c: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
+	"lib/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
@@ -531,7 +531,7 @@ static const char *const sites[] = {
 /* Every CASLIST_LK_CHECK( line in the sources matches exactly one entry. */
 static int sites_covered(void)
 {
-	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch.c", "lib/freelist.c",
+	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch_ops.h", "lib/freelist.c",
 					     "lib/cluster.c", "lib/check.c", "lib/debug.c" };
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;

@@ -13,8 +13,8 @@
 set -eu
 name=$1 src=$2 out=$3
 shift 3
-rm -rf "$out"
 mkdir -p "$out"
+rm -f "$out"/*.c "$out"/*.h	# (not the .deps automake keeps here)
 cp "$src"/lib/*.c "$src"/lib/*.h "$out"/
 edit() {	# FILE OLD NEW: replace the one line that is exactly OLD (tabs kept)
 	n=$(grep -cxF -- "$2" "$out/$1" || true)

@@ -340,8 +340,10 @@ CASLIST_API const char *caslist_check_strerror(int code);
  * (<caslist/impl/list_ops.h>, installed from lib/list_ops.h): no call,
  * and under -fsanitize=thread every atomic of the protocol is instrumented
  * in your own build, so a correct hand-off through a list is not reported
- * (the installed library is not instrumented).  Link with the library as
- * usual: the batch, check and free-list functions stay out of line.
+ * (the installed library is not instrumented).  The batches come inline
+ * too (<caslist/impl/batch_ops.h>), and with <caslist/freelist.h> the
+ * free list.  Link with the library as usual: the checks and the free
+ * list's descriptor pool stay out of line.
  */
 #if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
 #include <caslist/impl/list_ops.h>
@@ -374,6 +376,12 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #define caslist_link_trylock CASLIST_LK_NS(caslist__link_trylock)
 #define caslist_link_lock_prev CASLIST_LK_NS(caslist__link_lock_prev)
 #define caslist_link_unlock CASLIST_LK_NS(caslist__link_unlock)
+#include <caslist/impl/batch_ops.h>
+#define caslist_batch_init CASLIST_LK_NS(caslist__batch_init)
+#define caslist_batch_move_head CASLIST_LK_NS(caslist__batch_move_head)
+#define caslist_batch_move_head_n CASLIST_LK_NS(caslist__batch_move_head_n)
+#define caslist_batch_flush CASLIST_LK_NS(caslist__batch_flush)
+#define caslist_batch_cancel CASLIST_LK_NS(caslist__batch_cancel)
 #endif /* CASLIST_INLINE */
 
 /* ---- walking a list: the restart on CASLIST_EAGAIN done for you ------ */

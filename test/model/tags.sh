@@ -9,7 +9,7 @@ src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/test/tap.sh"
 tags() { grep -ho '\[[LS][0-9][0-9]*\]' "$@" | sort -u; }
 model=$(tags "$src/test/model/list.pml")
-code=$(tags "$src/lib/link.h" "$src/lib/list_ops.h" "$src/lib/batch.c")
+code=$(tags "$src/lib/link.h" "$src/lib/list_ops.h" "$src/lib/batch_ops.h")
 doc=$(sed -n '/^## 11\./,/^## 12\./p' "$src/doc/protocol.md" | grep -o '\[[LS][0-9][0-9]*\]' | sort -u)
 tap_plan 6
 miss=$(printf '%s\n' "$model" | grep -vxF -e "$code")
@@ -20,7 +20,7 @@ miss=$(printf '%s\n' "$model" | grep -vxF -e "$doc")
 tap_check "$([ -z "$miss" ]; echo $?)" "every tag is in doc/protocol.md section 11" "missing in the doc: $miss"
 # A tag's definition opens a comment line ("/* [S7] ..." or " * [S7] ..."); other
 # mentions are references.
-defs=$(cat "$src/lib/link.h" "$src/lib/list_ops.h" "$src/lib/batch.c" |
+defs=$(cat "$src/lib/link.h" "$src/lib/list_ops.h" "$src/lib/batch_ops.h" |
 	grep -oE '^(/\*| \*) \[[LS][0-9]+\]' | grep -oE '\[[LS][0-9]+\]' | sort)
 dup=$(printf '%s\n' "$defs" | uniq -d)
 undef=$(printf '%s\n' "$code" | grep -vxF -e "$defs")
