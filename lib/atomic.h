@@ -45,7 +45,7 @@ static inline T atomic_load_explicit(const T *p, caslist_lk_memory_order mo)
 template <class T, class U>
 static inline void atomic_store_explicit(T *p, U v, caslist_lk_memory_order mo)
 {
-	__atomic_store_n(p, static_cast<T>(v), mo);
+	__atomic_store_n(p, (T)(v), mo);
 }
 
 template <class T, class U>
@@ -53,7 +53,7 @@ static inline bool atomic_compare_exchange_strong_explicit(T *p, T *expected, U 
 							   caslist_lk_memory_order ok,
 							   caslist_lk_memory_order fail)
 {
-	return __atomic_compare_exchange_n(p, expected, static_cast<T>(desired), false, ok, fail);
+	return __atomic_compare_exchange_n(p, expected, (T)(desired), false, ok, fail);
 }
 
 template <class T, class U>
@@ -61,25 +61,25 @@ static inline bool atomic_compare_exchange_weak_explicit(T *p, T *expected, U de
 							 caslist_lk_memory_order ok,
 							 caslist_lk_memory_order fail)
 {
-	return __atomic_compare_exchange_n(p, expected, static_cast<T>(desired), true, ok, fail);
+	return __atomic_compare_exchange_n(p, expected, (T)(desired), true, ok, fail);
 }
 
 template <class T, class U>
 static inline T atomic_exchange_explicit(T *p, U v, caslist_lk_memory_order mo)
 {
-	return __atomic_exchange_n(p, static_cast<T>(v), mo);
+	return __atomic_exchange_n(p, (T)(v), mo);
 }
 
 template <class T, class U>
 static inline T atomic_fetch_add_explicit(T *p, U v, caslist_lk_memory_order mo)
 {
-	return __atomic_fetch_add(p, static_cast<T>(v), mo);
+	return __atomic_fetch_add(p, (T)(v), mo);
 }
 
 template <class T, class U>
 static inline T atomic_fetch_sub_explicit(T *p, U v, caslist_lk_memory_order mo)
 {
-	return __atomic_fetch_sub(p, static_cast<T>(v), mo);
+	return __atomic_fetch_sub(p, (T)(v), mo);
 }
 } /* namespace caslist_lk_cxx */
 #else

@@ -90,8 +90,8 @@ int caslist_fl_check(struct caslist_fl *fl, size_t *nodes, size_t *clusters)
 		return FL_CHECK_LIST;
 	for (;;) {
 		int step = caslist_iter_next(&fl->list, &cur);
-		struct caslist_fl_node *x = step == 1 ? fl_node_of(cur) : NULL;
-		struct caslist_cluster *c = x ? cluster_of(x) : NULL;
+		struct caslist_fl_node *x = step == 1 ? caslist_lk_fl_node_of(cur) : NULL;
+		struct caslist_cluster *c = x ? caslist_lk_cluster_of(x) : NULL;
 
 		if (run != NULL && c != run) {	/* a run ends */
 			if (run->tail != prev)
@@ -101,7 +101,7 @@ int caslist_fl_check(struct caslist_fl *fl, size_t *nodes, size_t *clusters)
 		}
 		if (x == NULL)
 			break;
-		if (c == NULL || c->state != CL_LIVE)
+		if (c == NULL || c->state != CASLIST_LK_CL_LIVE)
 			return FL_CHECK_NOT_LIVE;
 		if (c != run) {
 			run = c;

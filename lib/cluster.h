@@ -2,7 +2,8 @@
 /*
  * lib/cluster.h - cluster descriptors: the per-cluster lock, the state
  * machine and the descriptor pool.  The free-list operations are in
- * freelist.c; doc/cluster.md has the invariants.
+ * fl_ops.h; doc/cluster.md has the invariants.  Installed as
+ * <caslist/impl/cluster.h> for the inline mode.
  *
  * State (under the cluster lock):
  *   SPARE     on fl->spare, no nodes
@@ -14,30 +15,32 @@
 #ifndef CASLIST_LIB_CLUSTER_H
 #define CASLIST_LIB_CLUSTER_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 
-#include "caslist/freelist.h"
+#include <caslist/freelist.h>
+#include "atomic.h"
 #include "backoff.h"
 
-enum cluster_state { CL_SPARE, CL_BUILDING, CL_LIVE, CL_TAKEN };
+enum caslist_lk_cluster_state { CASLIST_LK_CL_SPARE, CASLIST_LK_CL_BUILDING, CASLIST_LK_CL_LIVE, CASLIST_LK_CL_TAKEN };
 
 struct caslist_cluster {
-	_Atomic(int) lock;
+	CASLIST_LK_ATOMIC(int) lock;
 	/* all below: under lock */
-	enum cluster_state state;
+	enum caslist_lk_cluster_state state;
 	size_t nr;
 	struct caslist_fl_node *tail;
 	/* on fl->spare while SPARE (pool's own list, a caslist list) */
 	struct caslist_node spare_link;
 };
 
+CASLIST_LK_BEGIN
+
 /*
  * The cluster lock: test-and-test-and-set with backoff.  Exchange acquire
- * pairs with the release store in cl_unlock: the next holder sees the
+ * pairs with the release store in caslist_lk_cl_unlock: the next holder sees the
  * state, nr and tail the previous holder wrote.
  */
-static inline void cl_lock(struct caslist_cluster *c)
+static inline void caslist_lk_cl_lock(struct caslist_cluster *c)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
@@ -46,40 +49,34 @@ static inline void cl_lock(struct caslist_cluster *c)
 			caslist_lk_backoff(&b);
 }
 
-static inline void cl_unlock(struct caslist_cluster *c)
+static inline void caslist_lk_cl_unlock(struct caslist_cluster *c)
 {
 	atomic_store_explicit(&c->lock, 0, memory_order_release);
 }
 
-static inline struct caslist_fl_node *fl_node_of(struct caslist_node *n)
+static inline struct caslist_fl_node *caslist_lk_fl_node_of(struct caslist_node *n)
 {
 	return caslist_entry(n, struct caslist_fl_node, link);
 }
 
-/* Acquire: pairs with the release stores that set the pointer (set_cluster,
+/* Acquire: pairs with the release stores that set the pointer (caslist_lk_set_cluster,
  * and the three stores of a new cluster in put_batch, build_add and put),
  * so a thread that reaches a descriptor through a node - a scanner, a
  * remover, not only the list's walkers - sees it initialised (the slab's
  * calloc in grow included) before it locks it. */
-static inline struct caslist_cluster *cluster_of(struct caslist_fl_node *x)
+static inline struct caslist_cluster *caslist_lk_cluster_of(struct caslist_fl_node *x)
 {
 	return atomic_load_explicit(&x->cluster, memory_order_acquire);
 }
 
-/* Release: pairs with the acquire in cluster_of. */
-static inline void set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
+/* Release: pairs with the acquire in caslist_lk_cluster_of. */
+static inline void caslist_lk_set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
 {
 	atomic_store_explicit(&x->cluster, c, memory_order_release);
 }
 
-/* A descriptor in state BUILDING with nr and tail set; never fails
- * (grows the pool by a slab if it is empty; aborts only if malloc does). */
-struct caslist_cluster *caslist__cl_alloc(struct caslist_fl *fl, size_t nr,
-					  struct caslist_fl_node *tail);
-/* Back to the pool; the caller has moved it out of LIVE/TAKEN. */
-void caslist__cl_retire(struct caslist_fl *fl, struct caslist_cluster *c);
-void caslist__cl_pool_init(struct caslist_fl *fl);
-void caslist__cl_pool_destroy(struct caslist_fl *fl);
-void caslist__cl_pool_reserve(struct caslist_fl *fl, size_t n);
+/* The descriptor pool: lib/cl_pool.h. */
+
+CASLIST_LK_END
 
 #endif /* CASLIST_LIB_CLUSTER_H */

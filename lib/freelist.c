@@ -1,423 +1,98 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/freelist.c - the cluster-cut free list (doc/cluster.md).
- *
- * Lock order: a cluster lock, then link locks (through the list
- * operations); never two cluster locks at once; link-lock holders never
- * take a cluster lock.  So no cycle can form across the two levels, and
- * the list level is deadlock-free by itself (doc/protocol.md section 3).
- *
- * The free list only ever adds at the tail (put, put_batch) and cuts at
- * the front (take): nothing can appear in front of the front cluster, so
- * a taker holding the front cluster's lock knows the prefix up to that
- * cluster's tail is exactly the cluster.
+ * lib/freelist.c - the library's free-list symbols: each caslist_fl_* is
+ * the static inline caslist__fl_* of lib/fl_ops.h (defined once, for the
+ * library and for CASLIST_INLINE users alike).
  */
-#include <stdint.h>
+#include "fl_ops.h"
 
-#include "cluster.h"
-#include "debug.h"
-#include "list_ops.h"
-
-/* A free list that was never caslist_fl_init'ed: abort naming the
- * free-list call, not the list operation inside it.  Every caller reads
- * this line (the head's words) next anyway. */
-static inline void fl_check_init(const struct caslist_fl *fl, const char *op)
-{
-	CASLIST_LK_REQUIRE(caslist__initialised(&fl->list), op, fl,
-			"free list is not initialised (caslist_fl_init)");
-}
+#if !defined(CASLIST_INLINE) || defined(CASLIST_BUILDING)
 
 void caslist_fl_init(struct caslist_fl *fl, unsigned batch)
 {
-	caslist_init(&fl->list);
-	fl->batch = batch ? batch : 1;
-	atomic_store_explicit(&fl->disable_depth, 0, memory_order_relaxed);
-	for (int i = 0; i < CASLIST_FL_STRIPES; i++)
-		atomic_store_explicit(&fl->busy[i].n, 0, memory_order_relaxed);
-	caslist__cl_pool_init(fl);
+	caslist__fl_init(fl, batch);
 }
 
 void caslist_fl_destroy(struct caslist_fl *fl)
 {
-	caslist__cl_pool_destroy(fl);
+	caslist__fl_destroy(fl);
 }
 
 void caslist_fl_reserve(struct caslist_fl *fl, size_t n)
 {
-	caslist__cl_pool_reserve(fl, n);
+	caslist__fl_reserve(fl, n);
 }
 
 void caslist_fl_node_init(struct caslist_fl_node *x)
 {
-	caslist_node_init(&x->link);
-	atomic_store_explicit(&x->cluster, NULL, memory_order_relaxed);
+	caslist__fl_node_init(x);
 }
 
-/* ---- take ---- */
-
-static unsigned my_stripe(void)
-{
-	static _Atomic(unsigned) next;
-	static _Thread_local unsigned stripe = UINT32_MAX;
-
-	if (stripe == UINT32_MAX)
-		stripe = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) %
-			 CASLIST_FL_STRIPES;
-	return stripe;
-}
-
-/*
- * [F1] Lock the front cluster.  Validation under its lock: it is LIVE, the
- * list's first node g belongs to it, and g is still first.  Then it stays
- * the front cluster while we hold its lock: only its lock holder can
- * remove its nodes, and nothing is ever inserted before the front.
- */
-static struct caslist_cluster *lock_front(struct caslist_fl *fl)
-{
-	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_node *h = &fl->list.head;
-
-	for (;;) {
-		/* The first node: a hint (acquire), validated below. */
-		struct caslist_node *g = caslist__first_hint(&fl->list);
-		struct caslist_cluster *c;
-
-		if (g == h)
-			return NULL;
-		c = cluster_of(fl_node_of(g));
-		if (c != NULL) {
-			cl_lock(c);
-			if (c->state == CL_LIVE && cluster_of(fl_node_of(g)) == c &&
-			    caslist__first_hint(&fl->list) == g)
-				return c;
-			cl_unlock(c);
-		}
-		caslist_lk_backoff(&b);
-	}
-}
-
-/* [F2] take: lock the front cluster, cut it at its tail, TAKEN, unlock;
- * repeat.  The per-node reset is the batch walk (caslist_fl_batch_next). */
 size_t caslist_fl_take(struct caslist_fl *fl, size_t want, struct caslist_fl_batch *b)
 {
-	struct caslist_node *last = NULL;
-	struct caslist_cluster *c;
-
-	fl_check_init(fl, "caslist_fl_take");
-
-	b->fl = fl;
-	b->next = NULL;
-	b->n = 0;
-	b->stripe = my_stripe();
-	/* Dekker pair with caslist_fl_scan_begin (seq_cst on both sides):
-	 * either this take sees the window open and fixes up eagerly, or the
-	 * scanner sees this stripe busy and waits until the batch is done. */
-	atomic_fetch_add_explicit(&fl->busy[b->stripe].n, 1, memory_order_seq_cst);
-	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;
-	/* An eager take never leaves a node TAKEN, so the scanner need not
-	 * wait for it: leave the count at once.  Only takes that started
-	 * before the window opened hold a scanner up, so scan_begin cannot
-	 * be starved by a stream of new takes. */
-	if (b->eager)
-		atomic_fetch_sub_explicit(&fl->busy[b->stripe].n, 1, memory_order_relaxed);
-
-	while (b->n < want && (c = lock_front(fl)) != NULL) {
-		struct caslist_node *tail = &c->tail->link, *first;
-		size_t nr = c->nr;
-
-		if (b->eager) {
-			/* Window open: reset the cluster pointers now, under
-			 * this cluster's lock, so no node is ever seen TAKEN. */
-			struct caslist_node *n = caslist__first_hint(&fl->list);
-
-			for (;;) {
-				struct caslist_node *nx = caslist_chain_next(n);
-
-				set_cluster(fl_node_of(n), NULL);
-				if (n == tail)
-					break;
-				n = nx;
-			}
-		}
-		first = caslist_cut_front(&fl->list, tail);
-		c->state = b->eager ? CL_BUILDING : CL_TAKEN;
-		cl_unlock(c);
-		if (b->eager)
-			caslist__cl_retire(fl, c);
-		if (last == NULL)
-			b->next = first;
-		else
-			caslist_chain_link(last, first);
-		last = tail;
-		b->n += nr;
-	}
-	if (b->n == 0 && !b->eager) {
-		/* Nothing taken, nothing pending.  Release: pairs with the
-		 * scanner's seq_cst load. */
-		atomic_fetch_sub_explicit(&fl->busy[b->stripe].n, 1, memory_order_release);
-		b->eager = true;	/* batch_next has nothing to release */
-	}
-	return b->n;
+	return caslist__fl_take(fl, want, b);
 }
 
 struct caslist_fl_node *caslist_fl_batch_next(struct caslist_fl_batch *b)
 {
-	struct caslist_node *n = b->next;
-	struct caslist_fl_node *x;
-
-	if (n == NULL)
-		return NULL;
-	b->next = caslist_chain_next(n);
-	x = fl_node_of(n);
-	if (!b->eager) {
-		/* TAKEN: nothing writes c->tail any more; we (or whoever
-		 * handed us the batch) saw it under the lock in take. */
-		struct caslist_cluster *c = atomic_load_explicit(&x->cluster, memory_order_relaxed);
-		int last_of_cluster = c->tail == x;
-
-		set_cluster(x, NULL);
-		if (last_of_cluster)
-			caslist__cl_retire(b->fl, c);	/* after all its nodes are reset */
-		if (b->next == NULL)
-			/* Release: the scanner's seq_cst load that sees 0
-			 * also sees every reset above. */
-			atomic_fetch_sub_explicit(&b->fl->busy[b->stripe].n, 1,
-						  memory_order_release);
-	}
-	/* The node is the taker's now: OWNED, as a pop leaves a node (a
-	 * touch of it adds nothing). */
-	caslist__node_own(n);
-	return x;
+	return caslist__fl_batch_next(b);
 }
 
-/* ---- put ---- */
-
-/* [F3] put_batch: a BUILDING cluster, its nodes pointed at it privately,
- * spliced at the tail in O(1), then LIVE under its lock. */
 void caslist_fl_put_batch(struct caslist_fl *fl, struct caslist_fl_node *first,
 			  struct caslist_fl_node *last, size_t n)
 {
-	struct caslist_cluster *c;
-	struct caslist_fl_node *x = first;
-
-	if (n == 0)
-		return;
-	c = caslist__cl_alloc(fl, n, last);
-	/* Private chain: point every node at c, outside any shared lock.
-	 * The list order is published by the splice's release. */
-	for (size_t i = 0; i < n; i++) {
-		CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster, memory_order_relaxed) == NULL,
-			      "caslist_fl_put_batch", x, "node is already free");
-		/* Release: pairs with the acquire in cluster_of.  A scanner
-		 * (caslist_fl_node_state) or remover reaches c through this
-		 * pointer, not through the list, before the splice; it must
-		 * see c initialised (grow's calloc, cl_alloc) before it locks
-		 * c.  A plain store on x86. */
-		atomic_store_explicit(&x->cluster, c, memory_order_release);
-		if (i + 1 < n)
-			x = fl_node_of(caslist_chain_next(&x->link));
-	}
-	CASLIST_LK_CHECK(x == last, "caslist_fl_put_batch", last, "chain length != n");
-	caslist_splice_tail(&fl->list, &first->link, &last->link);
-	cl_lock(c);
-	c->state = CL_LIVE;
-	cl_unlock(c);
+	caslist__fl_put_batch(fl, first, last, n);
 }
 
-/* put_batch in three steps (the same protocol, [F3]): the descriptor
- * first, then each node pointed at it and chained as it is added, then
- * the splice and LIVE.  nr and tail are set with LIVE, under the lock:
- * until then the descriptor is BUILDING and nobody reads them. */
 void caslist_fl_build_begin(struct caslist_fl *fl, struct caslist_fl_builder *b)
 {
-	fl_check_init(fl, "caslist_fl_build_begin");
-	b->fl = fl;
-	b->c = caslist__cl_alloc(fl, 0, NULL);
-	b->first = b->last = NULL;
-	b->n = 0;
+	caslist__fl_build_begin(fl, b);
 }
 
 void caslist_fl_build_add(struct caslist_fl_builder *b, struct caslist_fl_node *x)
 {
-	CASLIST_LK_CHECK(cluster_of(x) == NULL, "caslist_fl_build_add", x, "node is already free");
-	/* Release: pairs with the acquire in cluster_of, as in put_batch
-	 * (a scanner may lock b->c through x before build_put's splice). */
-	atomic_store_explicit(&x->cluster, b->c, memory_order_release);
-	if (b->last != NULL)
-		caslist_chain_link(&b->last->link, &x->link);
-	else
-		b->first = x;
-	b->last = x;
-	b->n++;
+	caslist__fl_build_add(b, x);
 }
 
 void caslist_fl_build_put(struct caslist_fl_builder *b)
 {
-	struct caslist_cluster *c = b->c;
-
-	if (b->n == 0) {
-		caslist__cl_retire(b->fl, c);	/* BUILDING, never published */
-		return;
-	}
-	caslist_splice_tail(&b->fl->list, &b->first->link, &b->last->link);
-	cl_lock(c);
-	c->nr = b->n;
-	c->tail = b->last;
-	c->state = CL_LIVE;
-	cl_unlock(c);
+	caslist__fl_build_put(b);
 }
 
-/* [F4] put: join the tail cluster under its lock if it is LIVE, short of
- * the batch and its tail is still the list's tail (L(tail) expecting the
- * head); else a cluster of one. */
 void caslist_fl_put(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
-	fl_check_init(fl, "caslist_fl_put");
-
-	/* Kept in every build: a node put twice breaks the free list for good;
-	 * the load is of a word this put writes anyway.  (put_batch's
-	 * per-node check stays debug-only: it is a second walk's worth.) */
-	CASLIST_LK_REQUIRE(cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
-	for (int tries = 0; tries < 4; tries++) {
-		struct caslist_node *t = caslist__tail_hint(&fl->list);
-		struct caslist_cluster *c;
-
-		if (t == NULL)
-			break;
-		c = cluster_of(fl_node_of(t));
-		if (c == NULL)
-			continue;
-		cl_lock(c);
-		if (c->state != CL_LIVE || c->nr >= fl->batch) {
-			cl_unlock(c);
-			break;
-		}
-		/* c's tail is the list's tail: hold its link (expect head). */
-		if (&c->tail->link == t && caslist__lock_tail_at(&fl->list, t, "caslist_fl_put")) {
-			/* Release: pairs with the acquire in cluster_of, as in
-			 * put_batch (c came to us through an acquire of t's
-			 * pointer, so c's allocation happens before it too). */
-			atomic_store_explicit(&x->cluster, c, memory_order_release);
-			caslist__insert_tail_locked(&fl->list, t, &x->link, "caslist_fl_put");
-			c->tail = x;
-			c->nr++;
-			cl_unlock(c);
-			return;
-		}
-		cl_unlock(c);
-	}
-	caslist_fl_put_batch(fl, x, x, 1);
+	caslist__fl_put(fl, x);
 }
 
 void caslist_fl_cache_put(struct caslist_fl *fl, struct caslist_fl_cache *c,
 			  struct caslist_fl_node *x)
 {
-	fl_check_init(fl, "caslist_fl_cache_put");
-	if (c->n == 0)
-		c->first = x;
-	else
-		caslist_chain_link(&c->last->link, &x->link);
-	c->last = x;
-	if (++c->n >= fl->batch)
-		caslist_fl_cache_flush(fl, c);
+	caslist__fl_cache_put(fl, c, x);
 }
 
 void caslist_fl_cache_flush(struct caslist_fl *fl, struct caslist_fl_cache *c)
 {
-	if (c->n != 0)
-		caslist_fl_put_batch(fl, c->first, c->last, c->n);
-	c->first = c->last = NULL;
-	c->n = 0;
+	caslist__fl_cache_flush(fl, c);
 }
 
-/* ---- remove and node state ---- */
-
-/* [F5] remove: lock x's cluster, re-check x->cluster; TAKEN: ENOENT;
- * BUILDING: again; LIVE: delete x (caslist__del_pred), fix tail and count. */
 int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
-	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-
-	fl_check_init(fl, "caslist_fl_remove");
-
-	(void)fl;
-	for (;;) {
-		struct caslist_cluster *c = cluster_of(x);
-		struct caslist_node *p = NULL;
-
-		if (c == NULL)
-			return CASLIST_ENOENT;
-		cl_lock(c);
-		if (cluster_of(x) != c) {	/* moved meanwhile: look again */
-			cl_unlock(c);
-			continue;
-		}
-		if (c->state == CL_TAKEN) {	/* a taker owns it now */
-			cl_unlock(c);
-			return CASLIST_ENOENT;
-		}
-		if (c->state != CL_LIVE) {	/* BUILDING: splice in flight */
-			cl_unlock(c);
-			caslist_lk_backoff(&b);
-			continue;
-		}
-		/* x is in c, on the list, and stays so while we hold c (only c's
-		 * holder removes c's nodes), so the list's delete cannot miss. */
-		set_cluster(x, NULL);
-		/* x is the caller's now: OWNED, as after any removal */
-		(void)caslist__del_pred(&x->link, &p, "caslist_fl_remove");
-		if (c->tail == x)	/* p is in c iff c had more nodes (a run) */
-			c->tail = c->nr > 1 ? fl_node_of(p) : NULL;
-		if (--c->nr == 0) {
-			c->state = CL_BUILDING;
-			cl_unlock(c);
-			caslist__cl_retire(fl, c);
-		} else {
-			cl_unlock(c);
-		}
-		return CASLIST_OK;
-	}
+	return caslist__fl_remove(fl, x);
 }
 
 int caslist_fl_node_state(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
-	(void)fl;
-	for (;;) {
-		struct caslist_cluster *c = cluster_of(x);
-		int st;
-
-		if (c == NULL)
-			return CASLIST_FL_NOT_FREE;
-		cl_lock(c);
-		if (cluster_of(x) != c) {
-			cl_unlock(c);
-			continue;
-		}
-		st = c->state == CL_TAKEN ? CASLIST_FL_TAKEN
-		     : c->state == CL_LIVE ? CASLIST_FL_FREE
-					   : CASLIST_FL_NOT_FREE; /* BUILDING: not yet */
-		cl_unlock(c);
-		return st;
-	}
+	return caslist__fl_node_state(fl, x);
 }
-
-/* ---- scan window ---- */
 
 void caslist_fl_scan_begin(struct caslist_fl *fl)
 {
-	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-
-	fl_check_init(fl, "caslist_fl_scan_begin");
-
-	/* seq_cst: the other half of the Dekker pair in caslist_fl_take. */
-	atomic_fetch_add_explicit(&fl->disable_depth, 1, memory_order_seq_cst);
-	for (int i = 0; i < CASLIST_FL_STRIPES; i++)
-		while (atomic_load_explicit(&fl->busy[i].n, memory_order_seq_cst) != 0)
-			caslist_lk_backoff(&b);
+	caslist__fl_scan_begin(fl);
 }
 
 void caslist_fl_scan_end(struct caslist_fl *fl)
 {
-	/* Release: the scanner's own writes are done before takes go lazy. */
-	atomic_fetch_sub_explicit(&fl->disable_depth, 1, memory_order_release);
+	caslist__fl_scan_end(fl);
 }
+
+#endif

@@ -8,7 +8,7 @@
  * it printed on stderr.
  *
  * One case per CASLIST_LK_CHECK and CASLIST_LK_REQUIRE site (lib/list.c,
- * lib/link.h, lib/freelist.c; the add check once per operation that uses
+ * lib/link.h, lib/fl_ops.h; the add check once per operation that uses
  * it).  The table `sites` below lists them with the source line's text, and
  * the last test greps the sources (CASLIST_SRCDIR) so that a new check
  * without a case fails here.  Allowed uses that older debug builds aborted
@@ -514,7 +514,7 @@ static const char *const sites[] = {
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
 	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
-	"lib/freelist.c: CASLIST_LK_REQUIRE(caslist__initialised(&fl->list)",
+	"lib/fl_ops.h: CASLIST_LK_REQUIRE(caslist__initialised(&fl->list)",
 	"lib/link.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
 	"lib/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"lib/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_move_head\"",
@@ -522,17 +522,17 @@ static const char *const sites[] = {
 	"lib/list_ops.h: CASLIST_LK_CHECK(last != h, \"caslist_cut_front\"",
 	"lib/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
 	"lib/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
-	"lib/freelist.c: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
-	"lib/freelist.c: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
-	"lib/freelist.c: CASLIST_LK_CHECK(cluster_of(x) == NULL, \"caslist_fl_build_add\"",
-	"lib/freelist.c: CASLIST_LK_REQUIRE(cluster_of(x) == NULL, \"caslist_fl_put\"",
+	"lib/fl_ops.h: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
+	"lib/fl_ops.h: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
+	"lib/fl_ops.h: CASLIST_LK_CHECK(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_build_add\"",
+	"lib/fl_ops.h: CASLIST_LK_REQUIRE(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_put\"",
 };
 
 /* Every CASLIST_LK_CHECK( line in the sources matches exactly one entry. */
 static int sites_covered(void)
 {
-	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch_ops.h", "lib/freelist.c",
-					     "lib/cluster.c", "lib/check.c", "lib/debug.c" };
+	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch_ops.h", "lib/fl_ops.h",
+					     "lib/cl_pool.h", "lib/cluster.h", "lib/check.c", "lib/debug.c" };
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;
 

@@ -35,7 +35,7 @@ relaxed)
 		'	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_relaxed);'
 	;;
 window)
-	edit freelist.c '	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;' \
+	edit fl_ops.h '	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;' \
 		'	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0 && 0;'
 	;;
 *)

@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 # lib/) included: they export caslist__misuse, the stuck-wait reporters and
 # (data) caslist__holders, which inline code calls or records into.
 for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h "$SRCDIR"/lib/link.h \
-	"$SRCDIR"/lib/backoff.h "$SRCDIR"/lib/debug.h "$SRCDIR"/lib/list_ops.h; do
+	"$SRCDIR"/lib/backoff.h "$SRCDIR"/lib/debug.h "$SRCDIR"/lib/list_ops.h \
+	"$SRCDIR"/lib/cluster.h; do
 	case $h in */export.h) ;; *) cat "$h" ;; esac
 done |
 	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(;[]*[ *]\([a-z_0-9]*\)[([].*/\1/p' |

@@ -51,6 +51,39 @@ if [ "$TSAN_VARIANT" = yes ]; then
 	grep -m1 -A3 'WARNING: ThreadSanitizer' "$log" | sed 's/^/# /'
 	tap_check "$(test "$rc" -eq 66 && test "$reports" -ge 1; echo $?)" \
 		"control: the same program against the plain libcaslist is reported (exit $rc, want 66)"
+	# the hand-off through a batch and through the free list, inline (C),
+	# each with its control against the plain library
+	for m in batch fl; do
+		"$b/test/user_tsan_inline" 2000 $m >"$log" 2>&1
+		rc=$?
+		reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
+		sed 's/^/# /' "$log" | head -12
+		tap_check "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+			"$m hand-off, CASLIST_INLINE against the plain libcaslist: exit $rc, $reports TSan reports"
+		"$b/test/user_tsan_plain" 2000 $m >"$log" 2>&1
+		rc=$?
+		tap_check "$(test "$rc" -eq 66; echo $?)" \
+			"control: the $m hand-off against the plain libcaslist is reported (exit $rc, want 66)"
+	done
+	# the same program as C++ in inline mode (TSAN_CXX: the variant's family)
+	cxxout=$(mktemp -d "${TMPDIR:-/tmp}/caslist-ucxx.XXXXXX") || exit 99
+	if [ "$HAVE_CXX" = yes ] && command -v "$TSAN_CXX" >/dev/null 2>&1 &&
+		"$TSAN_CXX" -std=c++17 -g -O1 -fsanitize=thread -DCASLIST_INLINE -I"$SRCDIR/include" \
+			-I"$b/include" -I"$b/impl" -x c++ "$SRCDIR/test/user_tsan.c" -x none \
+			"$b/lib/.libs/libcaslist.a" $PTHREAD_CFLAGS -o "$cxxout/u" >"$cxxout/log" 2>&1; then
+		for m in list batch fl; do
+			"$cxxout/u" 2000 $m >"$log" 2>&1
+			rc=$?
+			reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
+			sed 's/^/# /' "$log" | head -12
+			tap_check "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
+				"C++ ($TSAN_CXX), CASLIST_INLINE, $m hand-off: exit $rc, $reports TSan reports"
+		done
+	else
+		sed 's/^/# /' "$cxxout/log" 2>/dev/null | head -5
+		tap_skip "C++ inline mode: no $TSAN_CXX that builds with -fsanitize=thread"
+	fi
+	rm -rf "$cxxout"
 else
 	tap_skip "inline mode: the library itself is built with TSan here"
 	tap_skip "control: the library itself is built with TSan here"

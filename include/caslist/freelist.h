@@ -166,4 +166,28 @@ CASLIST_API const char *caslist_fl_check_strerror(int code);
 }
 #endif
 
+/* Inline mode (CASLIST_INLINE, as for <caslist/list.h>): the free list's
+ * operations compile into the caller too (<caslist/impl/fl_ops.h>); the
+ * descriptor pool and the audit stay in the library. */
+#if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
+#include <caslist/impl/fl_ops.h>
+#define caslist_fl_init CASLIST_LK_NS(caslist__fl_init)
+#define caslist_fl_destroy CASLIST_LK_NS(caslist__fl_destroy)
+#define caslist_fl_reserve CASLIST_LK_NS(caslist__fl_reserve)
+#define caslist_fl_node_init CASLIST_LK_NS(caslist__fl_node_init)
+#define caslist_fl_take CASLIST_LK_NS(caslist__fl_take)
+#define caslist_fl_batch_next CASLIST_LK_NS(caslist__fl_batch_next)
+#define caslist_fl_put CASLIST_LK_NS(caslist__fl_put)
+#define caslist_fl_put_batch CASLIST_LK_NS(caslist__fl_put_batch)
+#define caslist_fl_build_begin CASLIST_LK_NS(caslist__fl_build_begin)
+#define caslist_fl_build_add CASLIST_LK_NS(caslist__fl_build_add)
+#define caslist_fl_build_put CASLIST_LK_NS(caslist__fl_build_put)
+#define caslist_fl_cache_put CASLIST_LK_NS(caslist__fl_cache_put)
+#define caslist_fl_cache_flush CASLIST_LK_NS(caslist__fl_cache_flush)
+#define caslist_fl_remove CASLIST_LK_NS(caslist__fl_remove)
+#define caslist_fl_node_state CASLIST_LK_NS(caslist__fl_node_state)
+#define caslist_fl_scan_begin CASLIST_LK_NS(caslist__fl_scan_begin)
+#define caslist_fl_scan_end CASLIST_LK_NS(caslist__fl_scan_end)
+#endif /* CASLIST_INLINE */
+
 #endif /* CASLIST_FREELIST_H */

@@ -2,9 +2,8 @@
 /*
  * test/genmc/client.h - what every GenMC client shares: lib/'s operations
  * inline (CASLIST_INLINE, from the run's copy of lib/ under
- * caslist/impl/), the out-of-line parts a client names (GENMC_WITH_BATCH,
- * GENMC_WITH_FREELIST: lib/batch.c, lib/cluster.c, lib/freelist.c
- * themselves), nodes with a plain payload, the probe macro and the final
+ * caslist/impl/: the list, the batches and the free list), lib/check.c
+ * compiled in, nodes with a plain payload, the probe macro and the final
  * checks.  run.py compiles each client as one translation unit, with
  * shim.h force-included first.
  */
@@ -21,15 +20,10 @@
 #include <caslist/list.h>
 #include <caslist/freelist.h>
 
-/* lib/'s out-of-line files, compiled into the client unchanged. */
+/* lib/'s out-of-line file, compiled into the client unchanged; the
+ * batches (lib/batch_ops.h) and the free list (lib/fl_ops.h, lib/cl_pool.h)
+ * come inline with the list operations. */
 #include "check.c"
-#ifdef GENMC_WITH_BATCH
-#include "batch.c"
-#endif
-#ifdef GENMC_WITH_FREELIST
-#include "cluster.c"
-#include "freelist.c"
-#endif
 
 /* lib/debug.c's reporters (it prints with stdio and reads getenv): a
  * misuse check that fires is an assertion failure; the stuck-link

@@ -25,11 +25,11 @@ defs=$(cat "$src/lib/link.h" "$src/lib/list_ops.h" "$src/lib/batch_ops.h" |
 dup=$(printf '%s\n' "$defs" | uniq -d)
 undef=$(printf '%s\n' "$code" | grep -vxF -e "$defs")
 tap_check "$([ -z "$dup$undef" ]; echo $?)" "each tag is defined at one place in the code" "defined twice: $dup; never defined: $undef"
-# The free list's model (freelist.pml, tags [F0]..) against lib/freelist.c,
-# lib/cluster.c and doc/cluster.md.
+# The free list's model (freelist.pml, tags [F0]..) against lib/fl_ops.h,
+# lib/cl_pool.h and doc/cluster.md.
 ftags() { grep -ho '\[F[0-9][0-9]*\]' "$@" | sort -u; }
 fmodel=$(ftags "$src/test/model/freelist.pml")
-fcode=$(ftags "$src/lib/freelist.c" "$src/lib/cluster.c")
+fcode=$(ftags "$src/lib/fl_ops.h" "$src/lib/cl_pool.h")
 fdoc=$(ftags "$src/doc/cluster.md")
 [ "$fmodel" = "$fcode" ]
 tap_check $? "free list: the model's tags are the code's ($(printf '%s\n' "$fmodel" | wc -l) tags)" "model: $fmodel; code: $fcode"
