@@ -78,7 +78,8 @@ static inline void caslist_lk_cpu_relax(void)
 #elif defined(__aarch64__) || defined(__arm__)
 	__asm__ __volatile__("yield" ::: "memory");
 #else
-	atomic_signal_fence(memory_order_seq_cst);
+	/* A compiler barrier only (G1): no order between threads. */
+	atomic_signal_fence(memory_order_acq_rel);
 #endif
 }
 

@@ -70,11 +70,12 @@ static inline struct caslist_cluster *caslist_lk_cl_grow(struct caslist_fl *fl)
 			caslist__add_head(&fl->spare, &s->d[i].spare_link);
 	}
 	/* Push-only stack of slabs (popped only by destroy, quiescent), so
-	 * no ABA.  Release: destroy's acquire load sees the slab contents. */
+	 * no ABA.  Relaxed (G2): only caslist_fl_destroy reads the stack, and
+	 * it runs quiescent, after the joins that order every grow before it. */
 	head = atomic_load_explicit(&fl->slabs, memory_order_relaxed);
 	do
 		s->next = (struct caslist_lk_slab *)head;
-	while (!atomic_compare_exchange_weak_explicit(&fl->slabs, &head, s, memory_order_release,
+	while (!atomic_compare_exchange_weak_explicit(&fl->slabs, &head, s, memory_order_relaxed,
 						      memory_order_relaxed));
 	/* Relaxed: a statistic for caslist_fl_check (quiescent). */
 	atomic_fetch_add_explicit(&fl->ndesc, CASLIST_LK_SLAB_DESCS, memory_order_relaxed);
@@ -117,9 +118,10 @@ static inline void caslist_lk_cl_pool_reserve(struct caslist_fl *fl, size_t n)
 
 static inline void caslist_lk_cl_pool_destroy(struct caslist_fl *fl)
 {
-	/* Acquire: pairs with the release push in grow. */
+	/* Relaxed (G2): quiescent by contract; the caller's joins order the
+	 * pushes before this. */
 	struct caslist_lk_slab *s =
-		(struct caslist_lk_slab *)atomic_load_explicit(&fl->slabs, memory_order_acquire);
+		(struct caslist_lk_slab *)atomic_load_explicit(&fl->slabs, memory_order_relaxed);
 
 	while (s != NULL) {
 		struct caslist_lk_slab *next = s->next;

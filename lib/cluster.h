@@ -69,10 +69,12 @@ static inline struct caslist_cluster *caslist_lk_cluster_of(struct caslist_fl_no
 	return atomic_load_explicit(&x->cluster, memory_order_acquire);
 }
 
-/* Release: pairs with the acquire in caslist_lk_cluster_of. */
+/* Relaxed (G3): every caller stores NULL (a remove, the take's resets); a
+ * reader that sees NULL reports "not free" and reads nothing the writer
+ * wrote.  The stores of a real descriptor are releases at their sites. */
 static inline void caslist_lk_set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
 {
-	atomic_store_explicit(&x->cluster, c, memory_order_release);
+	atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
 }
 
 /* The descriptor pool: lib/cl_pool.h. */

@@ -166,9 +166,9 @@ static inline size_t caslist__fl_take(struct caslist_fl *fl, size_t want, struct
 		b->n += nr;
 	}
 	if (b->n == 0 && !b->eager) {
-		/* Nothing taken, nothing pending.  Release: pairs with the
-		 * scanner's seq_cst load. */
-		atomic_fetch_sub_explicit(&fl->busy[b->stripe].n, 1, memory_order_release);
+		/* Nothing taken, nothing pending.  Relaxed (G4): this take
+		 * reset nothing, so it has nothing to publish to the scanner. */
+		atomic_fetch_sub_explicit(&fl->busy[b->stripe].n, 1, memory_order_relaxed);
 		b->eager = true;	/* batch_next has nothing to release */
 	}
 	return b->n;
@@ -434,8 +434,10 @@ static inline void caslist__fl_scan_begin(struct caslist_fl *fl)
 
 static inline void caslist__fl_scan_end(struct caslist_fl *fl)
 {
-	/* Release: the scanner's own writes are done before takes go lazy. */
-	atomic_fetch_sub_explicit(&fl->disable_depth, 1, memory_order_release);
+	/* Relaxed (G4): a take that reads the window closed goes lazy and
+	 * reads nothing the scanner wrote but through cluster locks, which
+	 * order themselves. */
+	atomic_fetch_sub_explicit(&fl->disable_depth, 1, memory_order_relaxed);
 }
 
 CASLIST_LK_END

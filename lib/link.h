@@ -415,16 +415,18 @@ static inline void caslist_lk_insert_locked(struct caslist_node *pos, struct cas
 }
 
 /*
- * caslist_lk_poison - mark a removed node as not linked.  Requires L(n) held;
- * consumes it.  Release on next: pairs with the acquire load in iter_next
- * and chain_next (a reader that sees POISON also sees the poisoned prev).
- * Waiters in link_lock(n) load relaxed and need no order: they only learn
- * "not linked" and return without reading anything else of n.
+ * caslist_lk_poison - mark a removed node as not linked (OWNED by its
+ * remover).  Requires L(n) held; consumes it.  Both stores relaxed
+ * (doc/protocol.md section 5, G5): every reader of POISON only learns
+ * "not linked" - link_lock and touch return ENOENT / GONE, iter_next
+ * EAGAIN, chain_next NULL - and reads nothing else the remover wrote; the
+ * node is then its remover's, whose later writes are in program order,
+ * and whose hand-back (caslist_node_init) is a release of its own.
  */
 static inline void caslist_lk_poison(struct caslist_node *n)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_release);
+	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_relaxed);
 }
 
 /*
@@ -445,9 +447,10 @@ static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct ca
 /*
  * caslist_lk_unlink_to_batch - as caslist_lk_unlink_locked, but n is left queued in a
  * batch: prev poisoned, next = word (b | CASLIST_LK_BATCH_TAG) instead of POISON.
- * Step 3 is a release store, as in caslist_lk_poison: a reader that sees the
- * batch word also sees the poisoned prev; removers waiting on L(n) learn
- * "not linked".
+ * Step 3 is relaxed, as in caslist_lk_poison (G5): a reader of the batch
+ * word only learns "not linked" (or "queued": a batch_move_head reports
+ * OK, a touch OK) and reads nothing else; the flush that links the node
+ * again is the batch's own thread.
  */
 static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct caslist_node *n,
 					      struct caslist_node *succ, uintptr_t word,
@@ -456,7 +459,7 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
 	caslist_lk_set_prev_checked(succ, pred, n, op);
 	caslist_lk_unlock(pred, succ);
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, word, memory_order_release);
+	atomic_store_explicit(&n->next, word, memory_order_relaxed);
 }
 
 /* ---- composite steps shared by list.c and freelist.c ---- */
@@ -559,13 +562,12 @@ static inline void caslist_lk_init_node(struct caslist_node *n)
  * caslist_lk_own_node - make n OWNED (next POISON_NEXT, prev POISON_PREV), as a
  * removal leaves it: for a node its thread holds outside every list by
  * other means (a free-list take walking a cut chain, a cancelled batch).
- * The caller already owns n.  Release on next: as caslist_lk_poison (a reader
- * that sees POISON sees the poisoned prev).
+ * The caller already owns n.  Relaxed, as caslist_lk_poison (G5).
  */
 static inline void caslist_lk_own_node(struct caslist_node *n)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_release);
+	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_relaxed);
 }
 
 /*
@@ -608,8 +610,9 @@ static inline bool caslist_lk_claim(struct caslist_node *n, uintptr_t *v, const 
  *  3. h->next = s - caslist_lk_unlock (release): linearization point.
  *  4. last->next = POISON - the chain end, OWNED (a touch of it adds
  *     nothing; removers see "not linked"); consumes L(last).  last->prev
- *     keeps its chain predecessor (a later splice needs it).  Release:
- *     pairs with chain_next/iter_next acquire of the chain's owner.
+ *     keeps its chain predecessor (a later splice needs it).  Relaxed
+ *     (G5): the chain's owner is this thread (program order); others
+ *     learn only "not linked".
  */
 static inline void caslist_lk_cut_locked(struct caslist_node *h, struct caslist_node *first,
 					 struct caslist_node *last, struct caslist_node *s,
@@ -618,7 +621,7 @@ static inline void caslist_lk_cut_locked(struct caslist_node *h, struct caslist_
 	caslist_lk_set_prev_checked(s, h, last, op);
 	caslist_lk_set_prev_new(first, NULL);
 	caslist_lk_unlock(h, s);
-	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_release);
+	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_relaxed);
 }
 
 CASLIST_LK_END

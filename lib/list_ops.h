@@ -345,10 +345,12 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 		struct caslist_node *t = caslist_lk_prev_hint(h);
 
 		if (t == h) {
-			/* Acquire: as caslist_empty; a locked or non-empty head
-			 * link means an operation is in flight: retry. */
+			/* Relaxed (G7): it only chooses between NULL (the
+			 * list is empty: no node, nothing to read) and a retry
+			 * (a locked or non-empty head link: an operation is
+			 * in flight). */
 			if (atomic_load_explicit(&h->next,
-						 memory_order_acquire) == caslist_lk_w_of(h))
+						 memory_order_relaxed) == caslist_lk_w_of(h))
 				return NULL;
 		} else if (!caslist_lk_prev_valid(t)) {
 			caslist_lk_check_list(h, "caslist_pop_tail");
