@@ -5,7 +5,7 @@ CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
 # libcaslist against peers (doc/bench.md).  The parts are listed in
-# bench/listbench.h.  The plain list under a lock (bench/peer_locked.c) is
+# bench/peer.h.  The plain list under a lock (bench/peer_locked.c) is
 # built once per lock with -D, one convenience library per variant.
 if HAVE_BENCH
 BENCH_CPPFLAGS = $(EXAMPLES_CPPFLAGS) $(BENCHMARK_CFLAGS) $(CK_CFLAGS) $(URCU_CFLAGS)
@@ -14,7 +14,7 @@ BENCH_CFLAGS = $(AM_CFLAGS) $(BENCH_UBSAN_EXCLUDE)
 PEER_VARIANTS = bench/libpeer_plain.la bench/libpeer_mutex.la bench/libpeer_spin.la \
 	bench/libpeer_ticket.la bench/libpeer_mcs.la
 noinst_LTLIBRARIES = $(PEER_VARIANTS)
-bench_libpeer_plain_la_SOURCES = bench/peer_locked.c bench/listbench.h examples/common/dlist.h
+bench_libpeer_plain_la_SOURCES = bench/peer_locked.c bench/peer.h examples/common/dlist.h
 bench_libpeer_plain_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_PLAIN
 bench_libpeer_plain_la_CFLAGS = $(BENCH_CFLAGS)
 bench_libpeer_mutex_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
@@ -31,7 +31,7 @@ bench_libpeer_mcs_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_MCS
 bench_libpeer_mcs_la_CFLAGS = $(BENCH_CFLAGS)
 
 noinst_PROGRAMS += bench/listbench
-bench_listbench_SOURCES = bench/listbench.c bench/listbench.h bench/workload.c \
+bench_listbench_SOURCES = bench/listbench.c bench/peer.h bench/workload.c \
 	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c \
 	bench/cbench.cc bench/cbench.h $(COMMON_CLI_SOURCES)
 bench_listbench_CPPFLAGS = $(BENCH_CPPFLAGS) \

@@ -4,7 +4,7 @@
  * peers, in one binary and one run, through Google Benchmark
  * (bench/cbench.h): the command line, the report's context, and the
  * registration of every (workload, size, implementation).  The parts are
- * listed in bench/listbench.h; doc/bench.md describes it all.
+ * listed in bench/peer.h; doc/bench.md describes it all.
  *
  * A peer that cannot do a workload's operations is still registered (at one
  * thread) and reported as "unsupported: <why>" (error_message in the JSON).
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
-#include "listbench.h"
+#include "peer.h"
 
 #ifdef LISTBENCH_TSAN
 static const int under_tsan = 1;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "listbench.h"
+#include "peer.h"
 
 static struct caslist_list cas_list LINE;	/* lruvec: the inactive list */
 static struct caslist_list cas_active LINE;	/* lruvec: the active list */

@@ -16,7 +16,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "listbench.h"
+#include "peer.h"
 
 #if defined(PEER_PLAIN)
 #define PEER_SYM peer_plain

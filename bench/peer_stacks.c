@@ -8,7 +8,7 @@
  *             reuse ABA-safe).
  * Neither runs under TSan: ck_pr and liburcu's uatomic are inline asm.
  */
-#include "listbench.h"
+#include "peer.h"
 
 static struct ck_stack ck_stk LINE;
 static struct cds_lfs_stack lf_stk LINE;

@@ -7,7 +7,7 @@
  */
 #include <pthread.h>
 
-#include "listbench.h"
+#include "peer.h"
 
 static struct cds_list_head u_head LINE;
 static pthread_mutex_t u_lock LINE = PTHREAD_MUTEX_INITIALIZER;

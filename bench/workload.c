@@ -39,7 +39,7 @@
 #include <time.h>
 
 #include "common/rng.h"
-#include "listbench.h"
+#include "peer.h"
 
 const struct workload workloads[] = {
 	{ "lru_slice", LRU_SLICE, "move a random node of the thread's slice to the head",

@@ -4,7 +4,7 @@
  * parts' interfaces.  doc/lru.md has the design, the invariants and the
  * figures.
  *
- * The cache: an index (a striped-lock hash table of our own, index.c; see
+ * The cache: an index (a striped-lock hash table of our own, hashtable.c; see
  * doc/lru.md for why not liburcu's lfht), a fixed pool of objects
  * (type-stable memory, never unmapped while the cache exists, pool.c), and
  * an LRU list behind a small table of operations (struct lru_ops), one of
@@ -284,7 +284,7 @@ static inline bool take_accessed(struct obj *o)
 	       atomic_exchange_explicit(&o->accessed, 0, memory_order_relaxed);
 }
 
-/* ---- index.c: the striped-lock hash table ---- */
+/* ---- hashtable.c: the striped-lock hash table ---- */
 static inline struct stripe *stripe_of(const struct cache *c, uint64_t key)
 {
 	return &c->stripes[khash(key) & c->stripe_mask];

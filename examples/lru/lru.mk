@@ -3,7 +3,7 @@
 # four -D mutants of it that examples/lru/mutants.sh requires to fail.
 noinst_PROGRAMS += examples/lru/lrucache
 examples_lru_lrucache_SOURCES = examples/lru/cache.h examples/lru/main.c \
-	examples/lru/cache.c examples/lru/index.c examples/lru/pool.c \
+	examples/lru/cache.c examples/lru/hashtable.c examples/lru/pool.c \
 	examples/lru/lru_caslist.c examples/lru/lru_mutex.c examples/lru/lru_index.c \
 	examples/lru/reclaim.c examples/lru/audit.c examples/lru/cli.c examples/lru/report.c \
 	$(COMMON_CLI_SOURCES)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bench/listbench.h - bench/listbench: list operations per thread count,
+ * bench/peer.h - the interface every part of bench/listbench shares:
  * libcaslist against peers, in one binary and one run, through Google
  * Benchmark (bench/cbench.h).  doc/bench.md describes the workloads, the
  * peers, the options and the checks.

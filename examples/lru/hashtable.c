@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * examples/lru/index.c - the index: a chained hash table with 2 x capacity
+ * examples/lru/hashtable.c - the index: a chained hash table with 2 x capacity
  * buckets (a power of two) and up to 4096 stripe locks.  The stripe count
  * divides the bucket count, so one bucket's chain is always under the same
  * lock.  Every call here runs under the stripe lock of its key.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test/fl_touch.c - caslist_fl_take does not touch the taken nodes' memory
+ * test/fl_untouched.c - caslist_fl_take does not touch the taken nodes' memory
  * inside its critical section.  Each node sits alone on its own page; the
  * pages of every node strictly inside a cluster are mprotect(PROT_NONE)
  * before the take.  A SIGSEGV handler records the faulting page, unprotects
