@@ -127,3 +127,13 @@ void caslist_link_unlock(struct caslist_node *x, struct caslist_node *succ)
 {
 	caslist__link_unlock(x, succ);
 }
+
+void caslist_link_set_prev(struct caslist_node *x, struct caslist_node *p)
+{
+	caslist__link_set_prev(x, p);
+}
+
+void caslist_link_retire(struct caslist_node *n)
+{
+	caslist__link_retire(n);
+}

@@ -9,6 +9,11 @@
  *               del_if_linked / pops that hand the node to the remover,
  *               who re-adds it to a random list (head, tail, after a
  *               random node, near one); bounded walks of random lists.
+ *        prim   the move mix with its moves and deletes built from the
+ *               public lock-word primitives alone (caslist_link_lock,
+ *               _lock_prev, _set_prev, _unlock, _retire): a user's own
+ *               operations keep every invariant (the head flag included:
+ *               the walks check that no head is returned as a node).
  *        touch  every add is caslist_touch of a random node (linked or
  *               not, on any list): racing adds of one node, against
  *               del_if_linked and pops of it.  A remover OWNS what it
@@ -197,7 +202,7 @@ static void batch_op2(struct thr *t, struct caslist_list *l, struct item *a, str
 
 static void take(struct thr *t, struct item *it)
 {
-	if (strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0) {
+	if (strcmp(mix, "move") == 0 || strcmp(mix, "prim") == 0 || strcmp(mix, "cut") == 0) {
 		if (it->state != IN_LIST)
 			atomic_fetch_add(&walk_bad, 1000000); /* removed twice */
 		it->state = t->id;
@@ -234,6 +239,49 @@ static void walk(struct thr *t, struct caslist_list *l)
 	t->walked += steps;
 }
 
+/* ---- mix prim: the move mix with its moves and deletes built from the
+ * public lock-word primitives alone (list.h), the head flag kept by
+ * caslist_link_set_prev ---- */
+static int prim;
+
+/* Delete n as the library does ([S6]): 1 if this call removed it. */
+static int prim_del(struct caslist_node *n)
+{
+	struct caslist_node *s = caslist_link_lock(n), *p;
+
+	if (s == NULL)
+		return 0;		/* not linked */
+	p = caslist_link_lock_prev(n);
+	caslist_link_set_prev(s, p);
+	caslist_link_unlock(p, s);	/* n leaves its list */
+	caslist_link_retire(n);		/* OWNED: ours */
+	return 1;
+}
+
+/* Move n to l's head as the library does ([S7]): unlink holding L(n),
+ * then L(head) holding only L(n) of a node in transit, insert. */
+static int prim_move(struct caslist_list *l, struct caslist_node *n)
+{
+	struct caslist_node *h = &l->head, *s = caslist_link_lock(n), *p, *f;
+
+	if (s == NULL)
+		return 0;
+	p = caslist_link_lock_prev(n);
+	if (p == h) {			/* already first on l */
+		caslist_link_unlock(p, n);
+		caslist_link_unlock(n, s);
+		return 1;
+	}
+	caslist_link_set_prev(s, p);
+	caslist_link_unlock(p, s);	/* n is in transit, L(n) held */
+	f = caslist_link_lock(h);
+	caslist_link_set_prev(n, h);
+	caslist_link_set_prev(f, n);	/* keeps the head flag if f is h */
+	caslist_link_unlock(h, n);	/* n is first from here */
+	caslist_link_unlock(n, f);
+	return 1;
+}
+
 static void op_move(struct thr *t)
 {
 	unsigned r = rnd(t, 100);
@@ -266,7 +314,8 @@ static void op_move(struct thr *t)
 		}
 	} else if (r < 65) {
 		t->tried[OP_MOVE]++;
-		if (!t->mine[it - items] && caslist_move_head(l, &it->link) == CASLIST_OK)
+		if (!t->mine[it - items] &&
+		    (prim ? prim_move(l, &it->link) : caslist_move_head(l, &it->link) == CASLIST_OK))
 			t->ok[OP_MOVE]++;
 	} else if (r < 72) {
 		if (r & 1)
@@ -275,7 +324,8 @@ static void op_move(struct thr *t)
 			batch_op2(t, l, it, &items[rnd(t, (unsigned)nitems)]);
 	} else if (r < 80) {
 		t->tried[OP_DEL]++;
-		if (!t->mine[it - items] && caslist_del_if_linked(&it->link)) {
+		if (!t->mine[it - items] &&
+		    (prim ? prim_del(&it->link) : caslist_del_if_linked(&it->link))) {
 			t->ok[OP_DEL]++;
 			take(t, it);
 		}
@@ -689,7 +739,7 @@ static void op_grow(struct thr *t)
 static void *worker(void *arg)
 {
 	struct thr *t = arg;
-	int m = strcmp(mix, "move") == 0 ? 0 : strcmp(mix, "touch") == 0 ? 1
+	int m = strcmp(mix, "move") == 0 || prim ? 0 : strcmp(mix, "touch") == 0 ? 1
 					     : strcmp(mix, "lru") == 0 ? 2
 					     : strcmp(mix, "grow") == 0 ? 4
 					     : strcmp(mix, "rcu") == 0 ? 5 : 3;
@@ -745,7 +795,7 @@ int main(int argc, char **argv)
 
 	if (argc < 5) {
 		fprintf(stderr,
-			"usage: xlist move|touch|lru|cut|grow|rcu threads seconds seed [lists] [nodes]\n");
+			"usage: xlist move|prim|touch|lru|cut|grow|rcu threads seconds seed [lists] [nodes]\n");
 		return 2;
 	}
 	mix = argv[1];
@@ -773,11 +823,13 @@ int main(int argc, char **argv)
 	}
 	if (nthreads < 1 || nthreads > 4096 || nlists < 1 || nlists > MAXL || nitems < 2 ||
 	    (strcmp(mix, "move") && strcmp(mix, "touch") && strcmp(mix, "lru") &&
-	     strcmp(mix, "cut") && strcmp(mix, "grow") && strcmp(mix, "rcu"))) {
+	     strcmp(mix, "cut") && strcmp(mix, "grow") && strcmp(mix, "rcu") && strcmp(mix, "prim"))) {
 		fprintf(stderr, "xlist: bad arguments\n");
 		return 2;
 	}
-	owners = strcmp(mix, "move") == 0 || strcmp(mix, "cut") == 0 || strcmp(mix, "grow") == 0;
+	prim = strcmp(mix, "prim") == 0;
+	owners = strcmp(mix, "move") == 0 || prim || strcmp(mix, "cut") == 0 ||
+		 strcmp(mix, "grow") == 0;
 	grow = strcmp(mix, "grow") == 0 || strcmp(mix, "rcu") == 0;
 	watchdog_arm(secs);
 	items = calloc((size_t)nitems + 1, sizeof(*items));

@@ -11,7 +11,7 @@
 bin=${CASLIST_BUILDDIR:-.}/test/xlist
 secs=${CASLIST_STRESS_SECONDS:-1}
 threads=${CASLIST_STRESS_THREADS:-"2 8 64 256"}
-cases="move:2 move:4 touch:2 lru:2 cut:3 grow:2 rcu:1"
+cases="move:2 move:4 prim:2 touch:2 lru:2 cut:3 grow:2 rcu:1"
 n=0
 for c in $cases; do for t in $threads; do n=$((n + 1)); done; done
 tap_plan $n

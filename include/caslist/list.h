@@ -319,6 +319,19 @@ CASLIST_API struct caslist_node *caslist_link_lock_prev(struct caslist_node *x);
 /** caslist_link_unlock - release L(@x), setting its successor to @succ
  * (the old one, or a new one whose ->prev the caller has set). */
 CASLIST_API void caslist_link_unlock(struct caslist_node *x, struct caslist_node *succ);
+/** caslist_link_set_prev - set @x's predecessor word to @p, keeping the
+ * head flag (bit 1 of a list head's prev word, which marks it a head for
+ * every walk and cut: never write a prev word yourself).  The caller
+ * holds the lock of the link that points to @x (L(pred(@x))), or @x is a
+ * node in transit whose own link the caller holds. */
+CASLIST_API void caslist_link_set_prev(struct caslist_node *x, struct caslist_node *p);
+/** caslist_link_retire - end a delete built from these primitives: @n,
+ * whose link the caller holds (L(@n)) and which is no longer in any list
+ * (its predecessor's link was unlocked past it), becomes OWNED; L(@n) is
+ * consumed.  A delete: s = caslist_link_lock(n); p =
+ * caslist_link_lock_prev(n); caslist_link_set_prev(s, p);
+ * caslist_link_unlock(p, s); caslist_link_retire(n). */
+CASLIST_API void caslist_link_retire(struct caslist_node *n);
 
 /* ---- checking (quiescent: no concurrent operations on @l) ----------- */
 
@@ -376,6 +389,8 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #define caslist_link_trylock CASLIST_LK_NS(caslist__link_trylock)
 #define caslist_link_lock_prev CASLIST_LK_NS(caslist__link_lock_prev)
 #define caslist_link_unlock CASLIST_LK_NS(caslist__link_unlock)
+#define caslist_link_set_prev CASLIST_LK_NS(caslist__link_set_prev)
+#define caslist_link_retire CASLIST_LK_NS(caslist__link_retire)
 #include <caslist/impl/batch_ops.h>
 #define caslist_batch_init CASLIST_LK_NS(caslist__batch_init)
 #define caslist_batch_move_head CASLIST_LK_NS(caslist__batch_move_head)
