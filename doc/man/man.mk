@@ -49,6 +49,8 @@ dist_man3_MANS = \
 	doc/man/caslist_iter_step.3 \
 	doc/man/caslist_link_lock.3 \
 	doc/man/caslist_link_lock_prev.3 \
+	doc/man/caslist_link_retire.3 \
+	doc/man/caslist_link_set_prev.3 \
 	doc/man/caslist_link_trylock.3 \
 	doc/man/caslist_link_unlock.3 \
 	doc/man/caslist_move_head.3 \
