@@ -15,7 +15,7 @@
  * (or one retry of an operation that found LINK busy).  In every build it
  * also watches the time, but only once the backoff is at its cap (the
  * yielding phase, where a clock read is noise): a wait on the same link
- * that lasts longer than caslist__stuck_ms() (CASLIST_STUCK_MS, default
+ * that lasts longer than caslist_lk_stuck_ms() (CASLIST_STUCK_MS, default
  * 5000) prints one line naming the link, the waiting operation, the
  * holder (debug builds record it) and the likely causes (debug.h), then
  * goes on waiting.  A wait that never reaches the cap costs one compare
@@ -175,7 +175,7 @@ static CASLIST_LK_THREAD_LOCAL struct caslist_lk_backoff_watch_state caslist_lk_
 
 /*
  * Called only from the yielding phase of a wait: start the clock when this
- * wait first gets here or moves to another link; past caslist__stuck_ms(),
+ * wait first gets here or moves to another link; past caslist_lk_stuck_ms(),
  * say so once (the waiter keeps waiting).
  */
 static inline void caslist_lk_backoff_watch(struct caslist_lk_backoff *b, const void *link,
@@ -189,9 +189,9 @@ static inline void caslist_lk_backoff_watch(struct caslist_lk_backoff *b, const 
 		caslist_lk_backoff_ws.t0_ms = now;
 		caslist_lk_backoff_ws.told = false;
 	} else if (!caslist_lk_backoff_ws.told &&
-		   now - caslist_lk_backoff_ws.t0_ms > caslist__stuck_ms()) {
+		   now - caslist_lk_backoff_ws.t0_ms > caslist_lk_stuck_ms()) {
 		caslist_lk_backoff_ws.told = true;
-		caslist__stuck(link, op, (unsigned long)(now - caslist_lk_backoff_ws.t0_ms));
+		caslist_lk_stuck(link, op, (unsigned long)(now - caslist_lk_backoff_ws.t0_ms));
 	}
 }
 

@@ -7,16 +7,21 @@
 
 #include "debug.h"
 
-void caslist__misuse(const char *op, const void *node, const char *what)
+void caslist_lk_misuse(const char *op, const void *node, const char *what)
 {
 	fprintf(stderr, "caslist: %s(%p): %s\n", op, node, what);
 	fflush(stderr);
 	abort();
 }
 
-struct caslist_lk_holder caslist__holders[CASLIST_LK_HOLDER_SLOTS];
+void caslist__misuse(const char *op, const void *node, const char *what)
+{
+	caslist_lk_misuse(op, node, what);
+}
 
-unsigned long caslist__stuck_ms(void)
+struct caslist_lk_holder caslist_lk_holders[CASLIST_LK_HOLDER_SLOTS];
+
+unsigned long caslist_lk_stuck_ms(void)
 {
 	/* 0 = not read yet.  Relaxed: every thread computes the same value
 	 * from the environment; a race only repeats the getenv. */
@@ -32,7 +37,7 @@ unsigned long caslist__stuck_ms(void)
 	return v;
 }
 
-void caslist__stuck(const void *link, const char *waiter, unsigned long waited_ms)
+void caslist_lk_stuck(const void *link, const char *waiter, unsigned long waited_ms)
 {
 	struct caslist_lk_holder *h = caslist_lk_slot(link);
 	/* Relaxed, re-checked: link, op, link again; the op is trusted only if

@@ -37,6 +37,11 @@ CASLIST_LK_BEGIN
 /* Cold, out-of-line reporter: prints "caslist: OP(NODE): WHAT" and aborts.
  * Exported: the inline mode (lib/list_ops.h in the caller's unit) calls it. */
 CASLIST_LK_C_BEGIN
+__attribute__((noreturn, cold)) CASLIST_API void caslist_lk_misuse(const char *op,
+								 const void *node,
+								 const char *what);
+/* The 0.2 name of caslist_lk_misuse, still exported for programs compiled
+ * in inline mode against 0.2's headers (the same function). */
 __attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
 								 const void *node,
 								 const char *what);
@@ -52,7 +57,7 @@ CASLIST_LK_C_END
 #define CASLIST_LK_REQUIRE(cond, op, node, what)                                  \
 	do {                                                                   \
 		if (__builtin_expect(!(cond), 0))                              \
-			caslist__misuse((op), (node), (what));                 \
+			caslist_lk_misuse((op), (node), (what));                 \
 	} while (0)
 #else	/* only to measure what the checks cost (doc/protocol.md section 9) */
 #define CASLIST_LK_REQUIRE(cond, op, node, what) ((void)0)
@@ -62,7 +67,7 @@ CASLIST_LK_C_END
 #define CASLIST_LK_CHECK(cond, op, node, what)                                    \
 	do {                                                                   \
 		if (CASLIST_LK_DEBUG_ON && __builtin_expect(!(cond), 0))          \
-			caslist__misuse((op), (node), (what));                 \
+			caslist_lk_misuse((op), (node), (what));                 \
 	} while (0)
 
 /* ---- who holds a link (debug builds) ---- */
@@ -79,14 +84,14 @@ struct caslist_lk_holder {
 
 /* Exported: the inline mode with CASLIST_DEBUG records holders in the caller. */
 CASLIST_LK_C_BEGIN
-extern CASLIST_API struct caslist_lk_holder caslist__holders[CASLIST_LK_HOLDER_SLOTS];
+extern CASLIST_API struct caslist_lk_holder caslist_lk_holders[CASLIST_LK_HOLDER_SLOTS];
 CASLIST_LK_C_END
 
 static inline struct caslist_lk_holder *caslist_lk_slot(const void *link)
 {
 	uintptr_t a = (uintptr_t)link;
 
-	return &caslist__holders[((a >> 4) ^ (a >> 14)) % CASLIST_LK_HOLDER_SLOTS];
+	return &caslist_lk_holders[((a >> 4) ^ (a >> 14)) % CASLIST_LK_HOLDER_SLOTS];
 }
 
 /* Record that OP has just taken the lock of LINK (debug builds only).
@@ -106,13 +111,13 @@ static inline void caslist_lk_note_lock(const void *link, const char *op)
 }
 
 /* Milliseconds a waiter waits on one link before it reports (once).
- * Exported, as caslist__stuck: inline-mode callers wait too. */
+ * Exported, as caslist_lk_stuck: inline-mode callers wait too. */
 CASLIST_LK_C_BEGIN
-CASLIST_API unsigned long caslist__stuck_ms(void);
+CASLIST_API unsigned long caslist_lk_stuck_ms(void);
 /* Cold reporter: one line on stderr naming LINK, its recorded holder (debug
  * builds), the waiting operation WAITER and the likely causes.  Returns
  * (the waiter keeps waiting). */
-__attribute__((cold)) CASLIST_API void caslist__stuck(const void *link, const char *waiter,
+__attribute__((cold)) CASLIST_API void caslist_lk_stuck(const void *link, const char *waiter,
 						      unsigned long waited_ms);
 CASLIST_LK_C_END
 

@@ -362,6 +362,13 @@ static inline struct caslist_node *caslist_lk_lock_prev_op(struct caslist_node *
  * order itself is published by the caller's following caslist_lk_unlock.
  * Debug builds check the old value (it must be `was`: next->prev == self).
  */
+static inline void caslist_lk_set_prev_keep(struct caslist_node *succ, struct caslist_node *p,
+					    uintptr_t old)
+{
+	atomic_store_explicit(&succ->prev, caslist_lk_w_of(p) | (old & CASLIST_LK_HEAD_FLAG),
+			      memory_order_release);
+}
+
 static inline void caslist_lk_set_prev_checked(struct caslist_node *succ, struct caslist_node *p,
 					       struct caslist_node *was, const char *op)
 {
@@ -369,8 +376,7 @@ static inline void caslist_lk_set_prev_checked(struct caslist_node *succ, struct
 
 	CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was), op, was,
 		      "corrupted link: next->prev != self");
-	atomic_store_explicit(&succ->prev, caslist_lk_w_of(p) | (old & CASLIST_LK_HEAD_FLAG),
-			      memory_order_release);
+	caslist_lk_set_prev_keep(succ, p, old);
 	(void)was;
 	(void)op;
 }

@@ -534,18 +534,15 @@ static inline void caslist__link_unlock(struct caslist_node *x, struct caslist_n
 	caslist_lk_unlock(x, succ);
 }
 
-/* [L6] for users: x->prev = p, keeping x's head flag (set_prev_checked
+/* Step [L6] for users: x->prev = p, keeping x's head flag (set_prev_checked
  * without the debug comparison: the caller's own operation knows what it
  * replaces). */
 static inline void caslist__link_set_prev(struct caslist_node *x, struct caslist_node *p)
 {
-	uintptr_t old = atomic_load_explicit(&x->prev, memory_order_relaxed);
-
 	/* Relaxed load: the caller owns the word (it holds the lock of the
-	 * link pointing to x, or x is in transit under its own lock).
-	 * Release store: as caslist_lk_set_prev_checked, for prev_hint. */
-	atomic_store_explicit(&x->prev, caslist_lk_w_of(p) | (old & CASLIST_LK_HEAD_FLAG),
-			      memory_order_release);
+	 * link pointing to x, or x is in transit under its own lock).  The
+	 * store is set_prev_checked's (release, for prev_hint). */
+	caslist_lk_set_prev_keep(x, p, atomic_load_explicit(&x->prev, memory_order_relaxed));
 }
 
 /* The end of a delete built from the primitives: n, whose link the caller

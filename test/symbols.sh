@@ -15,8 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The public functions: every CASLIST_API declaration in the installed
 # headers, the protocol headers of the inline mode (<caslist/impl/*.h>, from
-# lib/) included: they export caslist__misuse, the stuck-wait reporters and
-# (data) caslist__holders, which inline code calls or records into.
+# lib/) included: they export caslist_lk_misuse, the stuck-wait reporters and
+# (data) caslist_lk_holders, which inline code calls or records into.
 for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h "$SRCDIR"/lib/link.h \
 	"$SRCDIR"/lib/backoff.h "$SRCDIR"/lib/debug.h "$SRCDIR"/lib/list_ops.h \
 	"$SRCDIR"/lib/cluster.h; do

@@ -29,7 +29,7 @@
  * misuse check that fires is an assertion failure; the stuck-link
  * reporter is reached only after a wait's clock read, which the shim
  * cuts first. */
-void caslist__misuse(const char *op, const void *node, const char *what)
+void caslist_lk_misuse(const char *op, const void *node, const char *what)
 {
 	(void)op;
 	(void)node;
@@ -38,13 +38,13 @@ void caslist__misuse(const char *op, const void *node, const char *what)
 	abort();
 }
 #ifdef CASLIST_DEBUG
-struct caslist__holder caslist__holders[CASLIST_HOLDER_SLOTS];
+struct caslist_lk_holder caslist_lk_holders[CASLIST_LK_HOLDER_SLOTS];
 #endif
-unsigned long caslist__stuck_ms(void)
+unsigned long caslist_lk_stuck_ms(void)
 {
 	return 1000;
 }
-void caslist__stuck(const void *link, const char *waiter, unsigned long waited_ms)
+void caslist_lk_stuck(const void *link, const char *waiter, unsigned long waited_ms)
 {
 	(void)link;
 	(void)waiter;

@@ -18,7 +18,7 @@
  *     provides, selects __builtin_prefetch; GenMC drops it.
  *  4. calloc (lib/cluster.c grow): GenMC's libc has malloc only; its
  *     malloc'd memory reads as zero, so calloc is malloc here.
- *  5. caslist__misuse and the stuck-link reporters (lib/debug.c, which
+ *  5. caslist_lk_misuse and the stuck-link reporters (lib/debug.c, which
  *     prints with stdio and reads the environment): client.h defines them
  *     as a failed assert(), so a misuse check that fires is an error.
  *
