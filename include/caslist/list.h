@@ -143,6 +143,8 @@ CASLIST_API void caslist_init(struct caslist_list *l);
  * node back to everyone); never on a linked or queued node. */
 CASLIST_API void caslist_node_init(struct caslist_node *n);
 
+/* ---- snapshots (any thread, concurrent with every operation) ---------- */
+
 /** caslist_empty - true if @l was empty at some instant during the call. */
 CASLIST_API bool caslist_empty(const struct caslist_list *l);
 /** caslist_node_linked - true if @n was linked (or being linked/unlinked)
