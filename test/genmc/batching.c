@@ -54,8 +54,6 @@ static void *t3(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2, p3;
-
 	A = list_new();
 	a = obj_new(1);
 	b = obj_new(2);
@@ -63,12 +61,7 @@ int main(void)
 	caslist_add_tail(A, &a->link);
 	caslist_add_tail(A, &b->link);
 	caslist_add_tail(A, &c->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	spawn(p3, t3);
-	join(p1);
-	join(p2);
-	join(p3);
+	run_threads(t1, t2, t3);
 	assert(list_len(A) == 3u - del2 - (got3 != NULL));
 	assert(!del2 || !linked(&c->link));
 	return 0;

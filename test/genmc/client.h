@@ -130,4 +130,20 @@ static inline bool linked(struct caslist_node *x)
 #define spawn(t, fn) assert(pthread_create(&(t), NULL, (fn), NULL) == 0)
 #define join(t) assert(pthread_join((t), NULL) == 0)
 
+/* The clients' threads: t1 and t2, and t3 unless it is NULL, started in
+ * that order and all joined before the final checks. */
+static inline void run_threads(void *(*t1)(void *), void *(*t2)(void *), void *(*t3)(void *))
+{
+	pthread_t p1, p2, p3;
+
+	spawn(p1, t1);
+	spawn(p2, t2);
+	if (t3 != NULL)
+		spawn(p3, t3);
+	join(p1);
+	join(p2);
+	if (t3 != NULL)
+		join(p3);
+}
+
 #endif /* CASLIST_GENMC_CLIENT_H */

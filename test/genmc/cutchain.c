@@ -41,17 +41,12 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	A = list_new();
 	a = obj_new(1);
 	b = obj_new(2);
 	caslist_add_tail(A, &a->link);
 	caslist_add_tail(A, &b->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(list_len(A) == 3 && list_pos(A, &b->link) == 2);
 	return 0;
 }

@@ -41,16 +41,11 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	F = malloc(sizeof(*F));
 	caslist_fl_init(F, 2);
 	x = malloc(sizeof(*x));
 	caslist_fl_node_init(&x->fl);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(caslist_fl_node_state(F, &x->fl) == CASLIST_FL_FREE);
 	assert(caslist_fl_check(F, NULL, NULL) == 0);
 	return 0;

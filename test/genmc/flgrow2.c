@@ -48,18 +48,13 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	F = malloc(sizeof(*F));
 	caslist_fl_init(F, 2);
 	x = malloc(sizeof(*x));
 	y = malloc(sizeof(*y));
 	caslist_fl_node_init(&x->fl);
 	caslist_fl_node_init(&y->fl);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(caslist_fl_node_state(F, &x->fl) == CASLIST_FL_FREE);
 	assert(caslist_fl_node_state(F, &y->fl) == CASLIST_FL_FREE);
 	assert(caslist_fl_check(F, NULL, NULL) == 0);

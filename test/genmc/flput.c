@@ -55,7 +55,6 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
 	size_t nodes = 0;
 
 	F = malloc(sizeof(*F));
@@ -65,10 +64,7 @@ int main(void)
 	caslist_fl_node_init(&x1->fl);
 	x1->data = 10;
 	caslist_fl_put(F, &x1->fl);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(caslist_fl_check(F, &nodes, NULL) == 0);
 	assert(nodes == 2u - taken1 - taken2);
 	return 0;

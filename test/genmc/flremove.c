@@ -55,7 +55,6 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
 	size_t nodes = 0;
 
 	F = malloc(sizeof(*F));
@@ -69,10 +68,7 @@ int main(void)
 	x2->data = 20;
 	caslist_chain_link(&x1->fl.link, &x2->fl.link);
 	caslist_fl_put_batch(F, &x1->fl, &x2->fl, 2);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(!(taken2 && removed2));
 	assert(caslist_fl_check(F, &nodes, NULL) == 0);
 	assert(nodes == 2u - taken1 - taken2 - removed2);

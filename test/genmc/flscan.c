@@ -52,8 +52,6 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	F = malloc(sizeof(*F));
 	caslist_fl_init(F, 2);
 	caslist_fl_reserve(F, 4);
@@ -61,10 +59,7 @@ int main(void)
 	caslist_fl_node_init(&x->fl);
 	x->data = 1;
 	caslist_fl_put(F, &x->fl);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(caslist_fl_node_state(F, &x->fl) == CASLIST_FL_NOT_FREE);
 	assert(caslist_fl_check(F, NULL, NULL) == 0);
 	return 0;

@@ -49,20 +49,13 @@ static void *t3(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2, p3;
-
 	A = list_new();
 	p = obj_new(1);
 	x = obj_new(2);
 	n = obj_new(3);
 	caslist_add_tail(A, &p->link);
 	caslist_add_tail(A, &x->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	spawn(p3, t3);
-	join(p1);
-	join(p2);
-	join(p3);
+	run_threads(t1, t2, t3);
 	assert(list_len(A) == 3 && p->data == 9);
 	assert(list_pos(A, &n->link) == (near_rc == CASLIST_NEAR_BEFORE ? 1 : 2));
 	return 0;

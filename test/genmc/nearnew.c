@@ -34,17 +34,12 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	A = list_new();
 	a = obj_new(1);
 	x = obj_new(2);
 	n = obj_new(3);
 	caslist_add_tail(A, &a->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert(list_len(A) == (rc2 == CASLIST_ENOENT ? 3u : 4u));
 	assert(list_pos(A, &p->link) == 0);
 	if (rc2 == CASLIST_NEAR_BEFORE)

@@ -56,19 +56,12 @@ static void *t3(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2, p3;
-
 	A = list_new();
 	a = obj_new(1);
 	b = obj_new(2);
 	caslist_add_tail(A, &a->link);
 	caslist_add_tail(A, &b->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	spawn(p3, t3);
-	join(p1);
-	join(p2);
-	join(p3);
+	run_threads(t1, t2, t3);
 	assert(list_len(A) == 1 && list_pos(A, &a->link) == 0);
 	assert(a->data == 2 && !linked(&b->link));
 	return 0;

@@ -48,16 +48,11 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	A = list_new();
 	B = list_new();
 	o = obj_new(1);
 	caslist_add_head(A, &o->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	int inA = list_pos(A, &o->link) >= 0, inB = list_pos(B, &o->link) >= 0;
 	assert(list_len(A) == (size_t)inA && list_len(B) == (size_t)inB);
 	assert(!(inA && inB));

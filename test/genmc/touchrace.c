@@ -32,15 +32,10 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2;
-
 	A = list_new();
 	B = list_new();
 	o = obj_new(5);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	join(p1);
-	join(p2);
+	run_threads(t1, t2, NULL);
 	assert((r1 == CASLIST_TOUCH_ADDED) + (r2 == CASLIST_TOUCH_ADDED) == 1);
 	assert(r1 == CASLIST_TOUCH_ADDED || r1 == CASLIST_OK);
 	assert(r2 == CASLIST_TOUCH_ADDED || r2 == CASLIST_OK);

@@ -47,17 +47,10 @@ static void *t3(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2, p3;
-
 	A = list_new();
 	a = obj_new(1);
 	caslist_add_tail(A, &a->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	spawn(p3, t3);
-	join(p1);
-	join(p2);
-	join(p3);
+	run_threads(t1, t2, t3);
 	size_t popped = (got2 != NULL) + (got3 != NULL);
 	assert(got2 == NULL || got2 != got3);
 	/* add_after(a) fails only if a was popped first */

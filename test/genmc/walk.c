@@ -51,19 +51,12 @@ static void *t3(void *arg)
 
 int main(void)
 {
-	pthread_t p1, p2, p3;
-
 	A = list_new();
 	B = list_new();
 	a = obj_new(1);
 	n = obj_new(0);
 	caslist_add_tail(A, &a->link);
-	spawn(p1, t1);
-	spawn(p2, t2);
-	spawn(p3, t3);
-	join(p1);
-	join(p2);
-	join(p3);
+	run_threads(t1, t2, t3);
 	assert(list_len(A) == 2 && list_pos(A, &m->link) == 1);
 	assert(list_len(B) == 1 && list_pos(B, &n->link) == 0);
 	return 0;
