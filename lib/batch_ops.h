@@ -36,7 +36,7 @@ static inline void caslist__batch_flush(struct caslist_batch *b);
  * delete ([S6], rules R2/R3), unlink leaving n's word = b|CASLIST_LK_BATCH_TAG.  From
  * the unlink on, n is in no list and QUEUED: owned by b's thread until
  * the flush (or a cancel).  When L(n) cannot be had, the result comes from
- * the unlinked value that link_lock saw (never a second load: by then
+ * the unlinked value that caslist_lk_lock saw (never a second load: by then
  * another thread's flush may have linked n again, or its pop taken it):
  * queued in this batch (CASLIST_BATCH_QUEUED), in another (CASLIST_OK:
  * the node is on its way to a head), else CASLIST_ENOENT.

@@ -128,7 +128,7 @@ static inline bool caslist_lk_cas_lock(struct caslist_node *x, uintptr_t *seen, 
  * caslist_lk_unlock - release L(x) with successor s: the only way a locked word
  * becomes unlocked, and the linearization point of every operation.
  * Release: pairs with the acquire of the next CAS that takes L(x)
- * (link_lock*, link_trylock*) and with the acquire load in iter_next, so
+ * (caslist_lk_lock*, caslist_lk_trylock*) and with the acquire load in iter_next, so
  * whoever reaches s through x next sees every write the holder made before:
  * s->prev, the node contents of s and of anything the holder unlinked.
  */
@@ -138,7 +138,7 @@ static inline void caslist_lk_unlock(struct caslist_node *x, struct caslist_node
 }
 
 /*
- * [L2] link_trylock - one attempt at L(x).  Relaxed load: only a guess at the
+ * [L2] caslist_lk_trylock - one attempt at L(x).  Relaxed load: only a guess at the
  * expected value; the CAS (caslist_lk_cas_lock: acquire) decides.
  */
 static inline bool caslist_lk_trylock_op(struct caslist_node *x, struct caslist_node **succ,
@@ -154,14 +154,14 @@ static inline bool caslist_lk_trylock_op(struct caslist_node *x, struct caslist_
 }
 
 /*
- * [L1] link_lock - wait for L(x) (caslist_lk_lock_from: starting from the value
+ * [L1] caslist_lk_lock - wait for L(x) (caslist_lk_lock_from: starting from the value
  * *vp of x->next the caller already loaded).  Returns succ(x), or NULL if
  * x is (or becomes) not linked; then *vp is the unlinked value that said
  * so (fresh, owned or queued: callers that report which one use it, never
  * a second load, which could see a later state).  The lock is
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
- * link_lock_prev).
+ * caslist_lk_lock_prev).
  */
 static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
 							const char *op)
@@ -211,12 +211,12 @@ static inline void caslist_lk_prefetch_w(const void *x)
 }
 
 /*
- * link_lock_prefetch - [L1] link_lock of a node that the caller is about to
+ * caslist_lk_lock_prefetch - [L1] caslist_lk_lock of a node that the caller is about to
  * unlink: after the first load of x's line, start fetching for writing
  * the lines of succ(x) and of its prev hint - the next two words the
  * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
  * ours instead of following it one by one.  Same result and orders as
- * link_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
+ * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
  * successor or hint costs nothing but a wasted line fetch.
  *
  * Measured (listbench, 5 alternated rounds, load 1.1-1.6, 2 vCPUs, not
@@ -231,7 +231,7 @@ static inline void caslist_lk_prefetch_w(const void *x)
  */
 static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x)
 {
-	/* Relaxed: both values only aim a prefetch (and v is link_lock's
+	/* Relaxed: both values only aim a prefetch (and v is caslist_lk_lock's
 	 * first guess, which its CAS checks). */
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&x->prev, memory_order_relaxed);
@@ -262,7 +262,7 @@ static inline struct caslist_node *caslist_lk_lock_prefetch_seen(struct caslist_
 }
 
 /*
- * [L3] link_lock_expect - take L(x) only while x->next == expect (unlocked).
+ * [L3] caslist_lk_lock_expect - take L(x) only while x->next == expect (unlocked).
  * Waits while x->next is locked; returns false as soon as x->next holds
  * any other unlocked value (x is no longer expect's predecessor).
  * The lock is caslist_lk_cas_lock (acquire).
@@ -311,7 +311,7 @@ static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
 }
 
 /*
- * [L4] link_trylock_prev - one attempt at the link pointing to x.  Returns the
+ * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
 static inline struct caslist_node *caslist_lk_trylock_prev_op(struct caslist_node *x,
@@ -328,7 +328,7 @@ static inline struct caslist_node *caslist_lk_trylock_prev_op(struct caslist_nod
 }
 
 /*
- * [L5] link_lock_prev - wait for the lock of the link pointing to x; x must stay
+ * [L5] caslist_lk_lock_prev - wait for the lock of the link pointing to x; x must stay
  * linked meanwhile (the caller holds L(x)).  Lock order: waiting here while
  * holding L(x) is waiting for a link *before* x, which is allowed; every
  * holder of L(pred) either holds nothing after it or waits only further
@@ -424,7 +424,7 @@ static inline void caslist_lk_insert_locked(struct caslist_node *pos, struct cas
  * caslist_lk_poison - mark a removed node as not linked (OWNED by its
  * remover).  Requires L(n) held; consumes it.  Both stores relaxed
  * (doc/protocol.md section 5, G5): every reader of POISON only learns
- * "not linked" - link_lock and touch return ENOENT / GONE, iter_next
+ * "not linked" - caslist_lk_lock and touch return ENOENT / GONE, iter_next
  * EAGAIN, chain_next NULL - and reads nothing else the remover wrote; the
  * node is then its remover's, whose later writes are in program order,
  * and whose hand-back (caslist_node_init) is a release of its own.
@@ -468,14 +468,14 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
 	atomic_store_explicit(&n->next, word, memory_order_relaxed);
 }
 
-/* ---- composite steps shared by list.c and freelist.c ---- */
+/* ---- composite steps shared by list_ops.h, batch_ops.h and fl_ops.h ---- */
 
 /*
- * [S0] caslist_lk_lock_head - take L(head): link_lock (spin on relaxed loads while
+ * [S0] caslist_lk_lock_head - take L(head): caslist_lk_lock (spin on relaxed loads while
  * the word is locked, CAS the bit in once it looks free), plus the check
  * that the list was initialised: the head is always linked, so its word is
  * never 0 or POISON unless nobody called caslist_init - abort then instead
- * of waiting for ever.  Orders as link_lock (acquire CAS, pairing with the
+ * of waiting for ever.  Orders as caslist_lk_lock (acquire CAS, pairing with the
  * release in caslist_lk_unlock of the head's previous holder).
  *
  * Measured and not kept: one fetch_or of the lock bit instead of load +

@@ -265,10 +265,10 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
  * 1, node states), with exactly one winner when several threads race to
  * add the same fresh node.  The claim is one CAS on n->next from 0 to
  * CASLIST_LK_CLAIMED, a locked word: to everyone else n now looks linked and busy
- * (link_lock waits on it, a second claim fails), which is the "in
+ * (caslist_lk_lock waits on it, a second claim fails), which is the "in
  * transit" state of move_head.  The winner then takes L(head) and inserts
  * (insert step 1 overwrites CASLIST_LK_CLAIMED with the real successor, still
- * locked).  A loser moves n instead: its link_lock(n) waits until the
+ * locked).  A loser moves n instead: its caslist_lk_lock(n) waits until the
  * winner's insert is complete.  If n is removed in between (a pop or
  * del), the move reports ENOENT and the loop looks again: now n is OWNED
  * by its remover, and touch returns CASLIST_TOUCH_GONE without writing -
@@ -451,7 +451,7 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 	return 1;
 }
 
-/* ---- steps for layers built on the list (lib/freelist.c) -------------
+/* ---- steps for layers built on the list (lib/fl_ops.h) ---------------
  * Each is one link.h step under a name of this layer, so a layer above
  * never touches a link word itself.  The ones that leave a link locked
  * say which, and the caller must release it with the step named. */
