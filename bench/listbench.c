@@ -40,7 +40,7 @@ static const int under_tsan = 0;
 #endif
 
 static const struct peer *const peers[] = {
-	&peer_caslist, &peer_caslist_cache, &peer_plain, &peer_mutex, &peer_spin,
+	&peer_caslist, &peer_caslist_cache, &peer_xlock, &peer_plain, &peer_mutex, &peer_spin,
 	&peer_ticket, &peer_mcs, &peer_urcu, &peer_ck_stack, &peer_lfstack,
 };
 #define NPEERS (sizeof(peers) / sizeof(peers[0]))

@@ -17,6 +17,9 @@
  *                   PEER_TICKET, PEER_MCS (Concurrency Kit)
  *   peer_urcu.c     liburcu's cds_list, updates serialised by a mutex (as
  *                   liburcu requires of list updaters)
+ *   peer_xlock.c    a list of libcaslist's family (HAProxy mt_list's
+ *                   algorithm, written here): exchange-locked words, no
+ *                   waiting while holding (issue 23's same-family peer)
  *   peer_stacks.c   ck_stack push/pop_mpmc and liburcu's lfstack (the
  *                   stack workload only)
  *   workload.c      the workloads, the per-run setup and end-of-run check,
@@ -109,6 +112,8 @@ struct peer {
 	const char *why;	/* what it lacks, for "unsupported" rows */
 	void (*global_init)(void);			/* once, before any run */
 	void (*init)(size_t fl_batch, size_t nodes);	/* empty structure */
+	void (*node_init)(struct bnode *n);	/* a detached node (default:
+						   caslist_node_init) */
 	void (*add_head)(struct bnode *n);
 	void (*add_tail)(struct bnode *n);
 	struct bnode *(*pop_head)(void);
@@ -140,7 +145,7 @@ struct peer {
 };
 
 extern const struct peer peer_caslist, peer_caslist_cache, peer_plain, peer_mutex, peer_spin,
-	peer_ticket, peer_mcs, peer_urcu, peer_ck_stack, peer_lfstack;
+	peer_ticket, peer_mcs, peer_urcu, peer_ck_stack, peer_lfstack, peer_xlock;
 
 /* ---- workload.c ---- */
 

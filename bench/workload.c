@@ -315,7 +315,10 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		caslist_node_init(bnode_cas(&shared.nodes[i]));
+		if (im->node_init)
+			im->node_init(&shared.nodes[i]);
+		else
+			caslist_node_init(bnode_cas(&shared.nodes[i]));
 		if (im->add_tail)
 			im->add_tail(&shared.nodes[i]);
 		else

@@ -471,12 +471,17 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
 /* ---- composite steps shared by list_ops.h, batch_ops.h and fl_ops.h ---- */
 
 /*
- * [S0] caslist_lk_lock_head - take L(head): caslist_lk_lock (spin on relaxed loads while
- * the word is locked, CAS the bit in once it looks free), plus the check
- * that the list was initialised: the head is always linked, so its word is
- * never 0 or POISON unless nobody called caslist_init - abort then instead
- * of waiting for ever.  Orders as caslist_lk_lock (acquire CAS, pairing with the
- * release in caslist_lk_unlock of the head's previous holder).
+ * [S0] caslist_lk_lock_head - take L(head): spin on relaxed loads while
+ * the word is locked, CAS the bit in once it looks free (caslist_lk_lock's
+ * loop, with the heat: the wait starts from this thread's last head
+ * budget, backoff.h), plus the check that the list was initialised: the
+ * head is always linked, so its word is never 0 or POISON unless nobody
+ * called caslist_init - abort then instead of waiting for ever.  Orders as
+ * caslist_lk_lock (acquire CAS, pairing with the release in
+ * caslist_lk_unlock of the head's previous holder).  Its callers hold
+ * nothing a parked thread could block (add_head's node is the caller's
+ * own; a flush's and a touch's nodes look busy but nobody waits on them
+ * holding anything).
  *
  * Measured and not kept: one fetch_or of the lock bit instead of load +
  * CAS (the RMW takes the line exclusive even while the head is held, so
@@ -487,34 +492,70 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
  * old first node's line each time the word is seen unlocked, before the
  * CAS (its prev is written while the head is held): rotate at 2 threads
  * 27.6-31.3 against 28.8-32.1 Mops/s (6 alternated rounds, README).
+ * (Both under the 0.3 wait policy, before the heat.)
  */
 static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
-	struct caslist_node *f = caslist_lk_lock_op(h, op);
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
+	unsigned start;
 
-	CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
-	return f;
+	caslist_lk_backoff_heat_start(&b);
+	start = b.spins;
+	for (;;) {
+		struct caslist_node *f = caslist_lk_w_unlinked(v) ? NULL : caslist_lk_node_of(v);
+
+		CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
+		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op)) {
+			caslist_lk_backoff_heat_end(&b, start);
+			return f;
+		}
+		if (caslist_lk_w_locked(v)) {
+			caslist_lk_backoff_wait(&b, h, op);
+			v = atomic_load_explicit(&h->next, memory_order_relaxed);
+		}
+	}
 }
 
 /*
- * [S6] caslist_lk_del - remove linked n: L(n) (ENOENT if n is not linked), then
- * wait for L(pred(n)) (before n on n's list: rule R3, or the head: R2),
- * unlink.  Linearizes at pred->next = succ.  Stores the predecessor the
- * node had in *pred (if not NULL).  The delete of caslist_del,
- * caslist_del_if_linked and caslist_fl_remove: one protocol, checked once.
+ * [S6] caslist_lk_del - remove linked n: L(n) (ENOENT if n is not linked),
+ * then ONE attempt at L(pred(n)) ([L4]); if pred's link is busy, release
+ * L(n) and back off holding nothing, then start over.  Unlink.  Linearizes
+ * at pred->next = succ.  Stores the predecessor the node had in *pred (if
+ * not NULL).  The delete of caslist_del, caslist_del_if_linked and
+ * caslist_fl_remove: one protocol, checked once.
+ *
+ * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
+ * lock order, rule R3): a thread that waits holding L(n) makes every
+ * thread that needs n - its successor's delete, a move of n - wait
+ * behind it, and under the randomised wait (backoff.h) a waiter may park
+ * for up to a millisecond: two parked threads, one behind the other.
+ * Holding nothing while parked is what lets the winner of a hot list run
+ * on (doc/protocol.md section 9).  The failed round takes L(n) and gives
+ * it back unchanged (the release store of the value it had).
  */
 static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
 {
-	struct caslist_node *s = caslist_lk_lock_prefetch_op(n, op);
-	struct caslist_node *p;
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
-	if (s == NULL)
-		return CASLIST_ENOENT;
-	p = caslist_lk_lock_prev_op(n, op);
-	caslist_lk_unlink_locked(p, n, s, op);
-	if (pred != NULL)
-		*pred = p;
-	return CASLIST_OK;
+	for (;;) {
+		struct caslist_node *s = caslist_lk_lock_prefetch_op(n, op);
+		struct caslist_node *p;
+
+		if (s == NULL)
+			return CASLIST_ENOENT;
+		p = caslist_lk_trylock_prev_op(n, op);
+		if (p != NULL) {
+			caslist_lk_unlink_locked(p, n, s, op);
+			if (pred != NULL)
+				*pred = p;
+			return CASLIST_OK;
+		}
+		/* The link we could not take, for the stuck-wait line. */
+		p = caslist_lk_prev_hint(n);
+		caslist_lk_unlock(n, s);
+		caslist_lk_backoff_wait(&b, p, op);
+	}
 }
 
 /*

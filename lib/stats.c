@@ -7,5 +7,5 @@
 #include "stats.h"
 
 _Thread_local struct caslist_lk_stats caslist_lk_stats;
-unsigned caslist_lk_backoff_min = 4, caslist_lk_backoff_max = 1024, caslist_lk_poll_max = 0,
-	caslist_lk_crowded_max = 16;
+unsigned caslist_lk_backoff_min = 0, caslist_lk_backoff_max = 4095, caslist_lk_poll_max = 0,
+	caslist_lk_crowded_max = 63;

@@ -6,9 +6,14 @@
  *       spins up to CASLIST_LK_BACKOFF_MAX; one slow yield lowers the cap to
  *       CASLIST_LK_CROWDED_MAX; it takes CASLIST_LK_CROWD_HOLD quick yields to raise it again,
  *       and a slow one in between starts the count over.
- *  5-6. backoff() itself: rounds double the pauses up to the cap and
- *       stay there (16 while crowded, 1024 otherwise).
- *  7.   On the machine: this thread and a spinning one pinned to one CPU;
+ *  5-6. backoff() itself: rounds grow the budget up to the cap and
+ *       stay there (63 while crowded, 32767 otherwise).
+ *  7-8. The growth law: 7, 63, 511, 4095 (eightfold, a mask); each
+ *       round's draw is at least one pause and within its budget.
+ *  9-11. The heat (a hot head's waits): a wait that backed off leaves
+ *       its budget as the thread's heat, the next wait starts from it,
+ *       an acquisition without a wait halves it.
+ *  12.  On the machine: this thread and a spinning one pinned to one CPU;
  *       some sched_yield must give the CPU away for more than 5 us and
  *       raise the hint (at most 2000 yields; one gave the CPU away in
  *       about a third of the yields when measured).  Skipped where
@@ -86,6 +91,46 @@ static void test_pinned(void)
 	       "raised the hint (cap %u)", caslist_lk_backoff_cap());
 }
 
+static void test_growth(void)
+{
+	static const unsigned want[4] = { 7, 63, 511, 4095 };
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	bool grows = true, drawn = true;
+
+	for (int i = 0; i < 4; i++) {
+		caslist_lk_backoff(&b);
+		grows &= b.spins == want[i];
+	}
+	tap_ok(grows, "budgets grow eightfold: 7, 63, 511, 4095");
+	for (int i = 0; i < 10000; i++) {
+		unsigned n = (caslist_lk_backoff_draw() & 511u) | 1u;
+
+		drawn &= n >= 1 && n <= 511;
+	}
+	tap_ok(drawn, "draws of a 511 budget are in [1, 511]");
+}
+
+static void test_heat(void)
+{
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	unsigned start;
+
+	caslist_lk_backoff_heat = 0;
+	caslist_lk_backoff_heat_start(&b);
+	start = b.spins;
+	caslist_lk_backoff(&b);
+	caslist_lk_backoff(&b);
+	caslist_lk_backoff_heat_end(&b, start);
+	tap_ok(caslist_lk_backoff_heat == 63, "a wait of two rounds leaves heat 63 (got %u)",
+	       caslist_lk_backoff_heat);
+	b = (struct caslist_lk_backoff)CASLIST_LK_BACKOFF_INIT;
+	caslist_lk_backoff_heat_start(&b);
+	tap_ok(b.spins == 63, "the next wait starts from it");
+	caslist_lk_backoff_heat_end(&b, b.spins);
+	tap_ok(caslist_lk_backoff_heat == 31, "an acquisition without a wait halves it (got %u)",
+	       caslist_lk_backoff_heat);
+}
+
 int main(void)
 {
 	bool crowded;
@@ -116,6 +161,8 @@ int main(void)
 	caslist_lk_backoff_crowd = 0;
 	tap_ok(settled_spins() == CASLIST_LK_BACKOFF_MAX, "not crowded: rounds settle at %u pauses",
 	       CASLIST_LK_BACKOFF_MAX);
+	test_growth();
+	test_heat();
 
 	test_pinned();
 	printf("1..%d\n", tap_n);

@@ -318,47 +318,80 @@ inline op_add_near(oan_pos, oan_n)
 	od
 }
 
-/* [S6] del_if_linked(n): L(n) or ENOENT, L(pred) (waits), unlink. */
+/* [S6] del_if_linked(n): L(n) or ENOENT; ONE attempt at L(pred) ([L4]);
+ * on failure give L(n) back as it was and retry (backoff holding
+ * nothing); unlink. */
 inline op_del(od_n)
 {
-	link_lock(od_n, s);
-	if
-	:: s == NONE -> skip			/* false: someone else removed it */
-	:: else ->
-		link_lock_prev(od_n, p);
+	do
+	:: link_lock(od_n, s);
+	   if
+	   :: s == NONE -> break		/* false: someone else removed it */
+	   :: else -> skip
+	   fi;
+	   link_trylock_prev(od_n, p);
+	   if
+	   :: p != NONE ->
 		link_unlink_locked(p, od_n, s);
-		got = od_n
-	fi
+		got = od_n;
+		break
+	   :: else ->
+		w[od_n] = W(s);			/* give L(n) back */
+		RETRY_WHEN(prv[od_n] != q || (PVALID(q) && w[q] != v2),
+			   UNLINKED(w[od_n]) ||
+			   (PVALID(prv[od_n]) && w[prv[od_n]] == W(od_n)))
+	   fi
+	od
 }
 
-/* [S7] move_head(h, n): L(n), L(pred); first already: unlock both; else
- * unlink (n out of its list, L(pred) released, L(n) kept), then L(h)
- * holding only L(n), insert after h (n in).  n may come from either list.
- * Mutant MUT_MOVE_HOLD_PRED: the old order, L(h) taken while L(pred) is
- * still held - pred may be the other list's head: deadlock. */
+/* [S7] move_head(h, n): L(n); ONE attempt at L(pred) ([L4]), first
+ * already: unlock both; else ONE attempt at L(h) ([L2]) holding L(n) and
+ * L(pred); on any failure give back what was taken, as it was, and retry
+ * (backoff holding nothing).  Holding all three: unlink (n out of its
+ * list, L(pred) released), insert after h (n in).  n may come from either
+ * list.  Mutant MUT_MOVE_HOLD_PRED: WAIT for L(h) holding L(pred) and
+ * L(n) - pred may be the other list's head: deadlock.  Mutant
+ * MUT_MOVE_KEEP_PRED: a failed attempt at L(h) gives L(n) back but not
+ * L(pred) (the give-back step). */
 inline op_move_head(omh_h, omh_n)
 {
-	link_lock(omh_n, s);
-	if
-	:: s == NONE -> skip			/* CASLIST_ENOENT */
-	:: else ->
-		link_lock_prev(omh_n, p);
-		if
-		:: p == omh_h -> w[p] = W(omh_n); w[omh_n] = W(s); got = 1
-		:: else ->
+	do
+	:: link_lock(omh_n, s);
+	   if
+	   :: s == NONE -> break		/* CASLIST_ENOENT */
+	   :: else -> skip
+	   fi;
+	   link_trylock_prev(omh_n, p);
+	   if
+	   :: p == NONE ->
+		w[omh_n] = W(s);		/* give L(n) back */
+		RETRY_WHEN(prv[omh_n] != q || (PVALID(q) && w[q] != v2),
+			   UNLINKED(w[omh_n]) ||
+			   (PVALID(prv[omh_n]) && w[prv[omh_n]] == W(omh_n)))
+	   :: p == omh_h -> w[p] = W(omh_n); w[omh_n] = W(s); got = 1; break
+	   :: p != NONE && p != omh_h ->
 #ifdef MUT_MOVE_HOLD_PRED
-			link_lock(omh_h, f);
+		link_lock(omh_h, f); ok = 1;
+#else
+		link_trylock(omh_h, ok, f);
 #endif
+		if
+		:: ok ->
 			set_prev_checked(s, p, omh_n);
 			d_step { w[p] = W(s); list_at(p); ghost_out(omh_n, omh_n, gl) }
-#ifndef MUT_MOVE_HOLD_PRED
-			link_lock(omh_h, f);
-#endif
 			assert(f != omh_n);
 			link_insert_locked(omh_h, f, omh_n, omh_n);
-			got = 1
+			got = 1;
+			break
+		:: else ->
+#ifndef MUT_MOVE_KEEP_PRED
+			w[p] = W(omh_n);	/* give L(pred) back */
+#endif
+			w[omh_n] = W(s);	/* and L(n) */
+			RETRY_WHEN(w[omh_h] != v, !LOCKED(w[omh_h]))
 		fi
-	fi
+	   fi
+	od
 }
 
 /* [S12] touch(h, n): OWNED (POIS): nothing (CASLIST_TOUCH_GONE); claim a
