@@ -21,7 +21,10 @@
 
 #ifdef __cplusplus
 #define CASLIST_LK_ATOMIC(type) type
-#define CASLIST_LK_THREAD_LOCAL thread_local
+#ifndef CASLIST_LK_TLS_MODEL
+#define CASLIST_LK_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#endif
+#define CASLIST_LK_THREAD_LOCAL thread_local CASLIST_LK_TLS_MODEL
 #define CASLIST_LK_BEGIN namespace caslist_lk_cxx {
 #define CASLIST_LK_END }
 #define CASLIST_LK_C_BEGIN extern "C" {
@@ -85,11 +88,24 @@ static inline T atomic_fetch_sub_explicit(T *p, U v, caslist_lk_memory_order mo)
 #else
 #include <stdatomic.h>
 #define CASLIST_LK_ATOMIC(type) _Atomic(type)
-#define CASLIST_LK_THREAD_LOCAL _Thread_local
+/* initial-exec: in libcaslist.so a thread-local is otherwise reached
+ * through a __tls_get_addr call, and the heat (backoff.h) is read on every
+ * head acquisition.  The cost: a program that dlopen()s libcaslist needs
+ * static TLS room for these few words (glibc keeps a surplus for that). */
+#ifndef CASLIST_LK_TLS_MODEL
+#define CASLIST_LK_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#endif
+#define CASLIST_LK_THREAD_LOCAL _Thread_local CASLIST_LK_TLS_MODEL
 #define CASLIST_LK_BEGIN
 #define CASLIST_LK_END
 #define CASLIST_LK_C_BEGIN
 #define CASLIST_LK_C_END
+#endif
+
+/* A per-thread struct (the stuck-wait watch): test/genmc's shim makes it
+ * plain static storage, as GenMC cannot set up a thread-local struct. */
+#ifndef CASLIST_LK_THREAD_LOCAL_STRUCT
+#define CASLIST_LK_THREAD_LOCAL_STRUCT CASLIST_LK_THREAD_LOCAL
 #endif
 
 #endif /* CASLIST_LIB_ATOMIC_H */

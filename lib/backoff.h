@@ -183,12 +183,14 @@ static inline void caslist_lk_backoff(struct caslist_lk_backoff *b)
 	bool at_cap = b->spins >= cap;
 	unsigned n;
 
+	/* One pause first, then the draw: a wait always waits, and a GenMC
+	 * run, whose shim ends a waiting execution at its first pause, never
+	 * writes the per-thread seed (test/genmc/shim.h, 6). */
+	caslist_lk_cpu_relax();
 	b->spins = caslist_lk_backoff_grow(b->spins, cap);
-	/* At least one pause a round: a wait always waits (and a GenMC run,
-	 * whose shim counts pauses, always sees the round). */
-	n = (caslist_lk_backoff_draw() & b->spins) | 1u;
+	n = caslist_lk_backoff_draw() & b->spins;
 	CASLIST_LK_STAT(rounds, 1);
-	CASLIST_LK_STAT(pauses, n);
+	CASLIST_LK_STAT(pauses, n + 1);
 	for (unsigned i = 0; i < n; i++)
 		caslist_lk_cpu_relax();
 	if (at_cap)
@@ -211,7 +213,7 @@ struct caslist_lk_backoff_watch_state {
 	unsigned long long t0_ms;
 	bool told;
 };
-static CASLIST_LK_THREAD_LOCAL struct caslist_lk_backoff_watch_state caslist_lk_backoff_ws
+static CASLIST_LK_THREAD_LOCAL_STRUCT struct caslist_lk_backoff_watch_state caslist_lk_backoff_ws
 	__attribute__((unused));
 
 /*

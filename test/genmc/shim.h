@@ -102,16 +102,16 @@ static inline void *genmc_calloc(size_t n, size_t size)
 #define calloc(n, size) genmc_calloc((n), (size))
 
 /*
- * 6: lib/backoff.h's per-thread wait state (the crowding hint, the
- * stuck-wait watch) is _Thread_local; GenMC cannot set up a thread-local
- * struct.  Included here with _Thread_local defined away, it is plain
- * static storage: only a waiting thread writes it, after a sched_yield
- * or a clock read, which end the execution first (2), so it is never
- * written and cannot race.  (lib/freelist.c's thread-local stripe number,
- * a plain unsigned, stays thread-local: GenMC handles that.)
+ * 6: lib/backoff.h's per-thread stuck-wait watch is a _Thread_local
+ * struct; GenMC cannot set up a thread-local struct.  The shim makes it
+ * plain static storage (CASLIST_LK_THREAD_LOCAL_STRUCT, lib/atomic.h):
+ * only a waiting thread at the cap of its wait writes it, after a
+ * sched_yield or a clock read, which end the execution first (2), so it
+ * is never written and cannot race.  The plain per-thread words (the
+ * crowding hint, the draw's seed, the heat) stay thread-local: GenMC
+ * handles those, as lib/fl_ops.h's stripe number.
  */
-#define _Thread_local
+#define CASLIST_LK_THREAD_LOCAL_STRUCT
 #include "backoff.h"
-#undef _Thread_local
 
 #endif /* CASLIST_GENMC_SHIM_H */
