@@ -248,39 +248,46 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *s, *p, *f;
 	unsigned start;
 
 	CASLIST_LK_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
+	s = caslist_lk_lock_prefetch_op(n, "caslist_move_head");
+	/* The first attempt runs straight through; the loop is the retry
+	 * (as caslist_lk_del). */
 	for (;;) {
-		struct caslist_node *s, *p, *f;
 		const void *busy;
 
-		s = caslist_lk_lock_prefetch_op(n, "caslist_move_head");
 		if (s == NULL)
 			return CASLIST_ENOENT;
 		p = caslist_lk_trylock_prev_op(n, "caslist_move_head");
-		if (p == NULL) {
-			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
-		} else if (p == h) {		/* already first on l */
-			caslist_lk_unlock(p, n);
-			caslist_lk_unlock(n, s);
-			return CASLIST_OK;
-		} else if (caslist_lk_trylock_op(h, &f, "caslist_move_head")) {
-			caslist_lk_set_prev_checked(s, p, n, "caslist_move_head");
-			caslist_lk_unlock(p, s);
-			caslist_lk_insert_locked(h, f, n, n, "caslist_move_head");
-			caslist_lk_backoff_heat_end(&b, start);
-			return CASLIST_OK;
-		} else {
+		if (__builtin_expect(p != NULL, 1)) {
+			if (p == h) {		/* already first on l */
+				caslist_lk_unlock(p, n);
+				caslist_lk_unlock(n, s);
+				return CASLIST_OK;
+			}
+			if (__builtin_expect(caslist_lk_trylock_op(h, &f, "caslist_move_head"), 1))
+				break;
 			caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
 			caslist_lk_check_list(h, "caslist_move_head");
 			busy = h;
+		} else {
+			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
 		caslist_lk_backoff_wait(&b, busy, "caslist_move_head");
+		s = caslist_lk_lock_prefetch_op(n, "caslist_move_head");
 	}
+	/* Holding L(n), L(pred) and L(head): unlink steps 1-2 (n leaves its
+	 * list, L(pred) is released), then insert after the head. */
+	caslist_lk_set_prev_checked(s, p, n, "caslist_move_head");
+	caslist_lk_unlock(p, s);
+	caslist_lk_insert_locked(h, f, n, n, "caslist_move_head");
+	caslist_lk_backoff_heat_end(&b, start);
+	return CASLIST_OK;
 }
 
 /*
