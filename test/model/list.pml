@@ -442,16 +442,21 @@ inline op_touch(oth_h, oth_n)
 	od
 }
 
-/* [S13] batch_move_head(n): L(n) (NONE: ENOENT), L(pred) as a delete,
+/* [S13] batch_move_head(n): L(n) (NONE: ENOENT), L(pred) as a delete
+ * (one attempt; on failure L(n) back, retry),
  * unlink leaving n's word BATCHW (not linked, queued); n joins my queue
  * (qa, then qb). */
 inline op_batch_add(oba_n)
 {
-	link_lock(oba_n, s);
-	if
-	:: s == NONE -> skip
-	:: else ->
-		link_lock_prev(oba_n, p);
+	do
+	:: link_lock(oba_n, s);
+	   if
+	   :: s == NONE -> break
+	   :: else -> skip
+	   fi;
+	   link_trylock_prev(oba_n, p);
+	   if
+	   :: p != NONE ->
 		set_prev_checked(s, p, oba_n);
 		d_step { w[p] = W(s); list_at(p); ghost_out(oba_n, oba_n, gl) }
 		prv[oba_n] = PPOIS;
@@ -459,8 +464,15 @@ inline op_batch_add(oba_n)
 		if
 		:: qa == NONE -> qa = oba_n
 		:: else -> qb = oba_n
-		fi
-	fi
+		fi;
+		break
+	   :: else ->
+		w[oba_n] = W(s);		/* give L(n) back */
+		RETRY_WHEN(prv[oba_n] != q || (PVALID(q) && w[q] != v2),
+			   UNLINKED(w[oba_n]) ||
+			   (PVALID(prv[oba_n]) && w[prv[oba_n]] == W(oba_n)))
+	   fi
+	od
 }
 
 /* [S15] batch_cancel: the queued nodes become the caller's, OWNED
