@@ -32,7 +32,7 @@ bench_libpeer_mcs_la_CFLAGS = $(BENCH_CFLAGS)
 
 noinst_PROGRAMS += bench/listbench
 bench_listbench_SOURCES = bench/listbench.c bench/peer.h bench/workload.c \
-	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c bench/peer_xlock.c \
+	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c bench/peer_xlock.c bench/xlock.h \
 	bench/cbench.cc bench/cbench.h $(COMMON_CLI_SOURCES)
 bench_listbench_CPPFLAGS = $(BENCH_CPPFLAGS) \
 	-DLISTBENCH_CC='"$(CC)"' -DLISTBENCH_CFLAGS='"$(CFLAGS) $(SAN_FLAGS)"'
