@@ -32,10 +32,9 @@ static inline uintptr_t caslist_lk_batch_word(const struct caslist_batch *b)
 static inline void caslist__batch_flush(struct caslist_batch *b);
 
 /*
- * [S13] queue n: L(n) (ENOENT if n is not linked), one attempt at L(pred)
- * as a delete ([S6]: on failure L(n) is given back, the thread backs off
- * holding nothing and starts over), unlink leaving n's word = b|CASLIST_LK_BATCH_TAG.  From
- * the unlink on, n is in no list and QUEUED: owned by b's thread until
+ * [S13] queue n: L(n) and L(pred) as a delete (Step [S6]:
+ * caslist_lk_lock_pair, never waiting holding L(n)), unlink leaving n's
+ * word = b|CASLIST_LK_BATCH_TAG.  From the unlink on, n is in no list and QUEUED: owned by b's thread until
  * the flush (or a cancel).  When L(n) cannot be had, the result comes from
  * the unlinked value that caslist_lk_lock saw (never a second load: by then
  * another thread's flush may have linked n again, or its pop taken it):
@@ -45,26 +44,16 @@ static inline void caslist__batch_flush(struct caslist_batch *b);
 static inline int caslist__batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 					   struct caslist_node *n)
 {
-	struct caslist_lk_backoff bo = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *s, *p;
 	uintptr_t seen;
 
 	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
 			"the batch holds nodes for another list (flush it first)");
-	s = caslist_lk_lock_prefetch_seen(n, &seen, "caslist_batch_move_head");
-	for (;;) {		/* the retry of a delete ([S6]): nothing held while parked */
-		if (s == NULL) {
-			if (seen == caslist_lk_batch_word(b))
-				return CASLIST_BATCH_QUEUED;
-			return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
-		}
-		p = caslist_lk_trylock_prev_op(n, "caslist_batch_move_head");
-		if (__builtin_expect(p != NULL, 1))
-			break;
-		p = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
-		caslist_lk_unlock(n, s);	/* give L(n) back as it was */
-		caslist_lk_backoff_wait(&bo, p, "caslist_batch_move_head");
-		s = caslist_lk_lock_prefetch_seen(n, &seen, "caslist_batch_move_head");
+	s = caslist_lk_lock_pair(n, &p, &seen, "caslist_batch_move_head");
+	if (s == NULL) {
+		if (seen == caslist_lk_batch_word(b))
+			return CASLIST_BATCH_QUEUED;
+		return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
 	}
 	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), "caslist_batch_move_head");
 	b->l = l;

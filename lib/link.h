@@ -161,12 +161,12 @@ static inline bool caslist_lk_trylock_op(struct caslist_node *x, struct caslist_
  * a second load, which could see a later state).  The lock is
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
- * caslist_lk_lock_prev).
+ * caslist_lk_lock_prev).  caslist_lk_lock_from_b waits with the caller's
+ * backoff (the head's wait starts from the heat: caslist_lk_lock_head).
  */
-static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
-							const char *op)
+static inline struct caslist_node *caslist_lk_lock_from_b(struct caslist_node *x, uintptr_t *vp,
+							  struct caslist_lk_backoff *b, const char *op)
 {
-	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = *vp;
 
 	for (;;) {
@@ -177,10 +177,18 @@ static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, 
 		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
 			return caslist_lk_node_of(v);
 		if (caslist_lk_w_locked(v)) {
-			caslist_lk_backoff_wait(&b, x, op);
+			caslist_lk_backoff_wait(b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
 		}
 	}
+}
+
+static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
+							const char *op)
+{
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+
+	return caslist_lk_lock_from_b(x, vp, &b, op);
 }
 
 static inline struct caslist_node *caslist_lk_lock_op(struct caslist_node *x, const char *op)
@@ -498,32 +506,24 @@ static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, 
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
+	struct caslist_node *f;
 	unsigned start;
 
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
-	for (;;) {
-		struct caslist_node *f = caslist_lk_w_unlinked(v) ? NULL : caslist_lk_node_of(v);
-
-		CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
-		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op)) {
-			caslist_lk_backoff_heat_end(&b, start);
-			return f;
-		}
-		if (caslist_lk_w_locked(v)) {
-			caslist_lk_backoff_wait(&b, h, op);
-			v = atomic_load_explicit(&h->next, memory_order_relaxed);
-		}
-	}
+	f = caslist_lk_lock_from_b(h, &v, &b, op);
+	CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
+	caslist_lk_backoff_heat_end(&b, start);
+	return f;
 }
 
 /*
- * [S6] caslist_lk_del - remove linked n: L(n) (ENOENT if n is not linked),
- * then ONE attempt at L(pred(n)) ([L4]); if pred's link is busy, release
- * L(n) and back off holding nothing, then start over.  Unlink.  Linearizes
- * at pred->next = succ.  Stores the predecessor the node had in *pred (if
- * not NULL).  The delete of caslist_del, caslist_del_if_linked and
- * caslist_fl_remove: one protocol, checked once.
+ * caslist_lk_lock_pair - L(n) and L(pred(n)) for a removal (Step [S6], [S13]), never
+ * waiting holding L(n): L(n) (NULL if n is not linked; *seen is then the
+ * unlinked value that said so, caslist_lk_lock_prefetch_seen), then ONE
+ * attempt at L(pred(n)) ([L4]); if pred's link is busy, give L(n) back
+ * (the release store of the value it had) and back off holding nothing,
+ * then start over.  Returns succ(n) with both held, *pred set.
  *
  * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
  * lock order, rule R3): a thread that waits holding L(n) makes every
@@ -531,21 +531,22 @@ static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, 
  * behind it, and under the randomised wait (backoff.h) a waiter may park
  * for up to a millisecond: two parked threads, one behind the other.
  * Holding nothing while parked is what lets the winner of a hot list run
- * on (doc/protocol.md section 9).  The failed round takes L(n) and gives
- * it back unchanged (the release store of the value it had).
+ * on (doc/protocol.md section 15).  The first attempt runs straight
+ * through and the loop is the retry: written as one loop around the
+ * whole attempt, the uncontended delete ran 18% slower at one thread
+ * (55 against 67 Mops/s).
  */
-static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
+static inline struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n,
+							struct caslist_node **pred, uintptr_t *seen,
+							const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_node *s = caslist_lk_lock_prefetch_op(n, op);
+	struct caslist_node *s = caslist_lk_lock_prefetch_seen(n, seen, op);
 	struct caslist_node *p;
 
-	/* The first attempt runs straight through; the loop is the retry
-	 * (written as one loop around the whole attempt, the uncontended
-	 * delete ran 18% slower at one thread: 55 against 67 Mops/s). */
 	for (;;) {
 		if (s == NULL)
-			return CASLIST_ENOENT;
+			return NULL;
 		p = caslist_lk_trylock_prev_op(n, op);
 		if (__builtin_expect(p != NULL, 1))
 			break;
@@ -553,8 +554,27 @@ static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **p
 		p = caslist_lk_prev_hint(n);
 		caslist_lk_unlock(n, s);	/* give L(n) back as it was */
 		caslist_lk_backoff_wait(&b, p, op);
-		s = caslist_lk_lock_prefetch_op(n, op);
+		s = caslist_lk_lock_prefetch_seen(n, seen, op);
 	}
+	*pred = p;
+	return s;
+}
+
+/*
+ * [S6] caslist_lk_del - remove linked n: caslist_lk_lock_pair (ENOENT if n
+ * is not linked), unlink.  Linearizes at pred->next = succ.  Stores the
+ * predecessor the node had in *pred (if not NULL).  The delete of
+ * caslist_del, caslist_del_if_linked and caslist_fl_remove: one protocol,
+ * checked once.
+ */
+static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
+{
+	struct caslist_node *p, *s;
+	uintptr_t seen;
+
+	s = caslist_lk_lock_pair(n, &p, &seen, op);
+	if (s == NULL)
+		return CASLIST_ENOENT;
 	caslist_lk_unlink_locked(p, n, s, op);
 	if (pred != NULL)
 		*pred = p;
