@@ -101,15 +101,22 @@ static struct bnode *xl_pop_tail(void)
 /* add after pos: -1 if pos is detached. */
 static int xl_add_after(struct bnode *pos, struct bnode *n)
 {
-	struct xl *p = xl_of(pos);
-	struct xl_ends e = xl_lock_after(p);
+	struct xl *p = xl_of(pos), *x = xl_of(n);
+	/* x's own words too (xl_lock_at): in del_overlap the loser of a race
+	 * to remove x may still hold them for a moment (a TSan smoke run
+	 * found the list broken without this) */
+	struct xl_ends e;
 
-	if (e.next == p) {	/* detached: both words are pos's own */
+	if (p == x)		/* x is the caller's, detached: not a position */
+		return -1;
+	e = xl_lock_at(p, 1, x);
+	if (e.next == p) {	/* pos detached: give back its words and x's */
+		xl_detach(x);
 		xl_give(&p->prev, xl_w(e.prev));
 		xl_give(&p->next, xl_w(p));
 		return -1;
 	}
-	xl_put(xl_of(n), e);
+	xl_put(x, e);
 	return 0;
 }
 
