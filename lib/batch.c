@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lib/batch.c - the library's batch symbols: each caslist_batch_* is the
- * static inline caslist__batch_* of lib/batch_ops.h (defined once, for the
+ * static inline caslist__batch_* of static/batch_ops.h (defined once, for the
  * library and for CASLIST_INLINE users alike).
  */
-#include "batch_ops.h"
+#include <caslist/static/batch_ops.h>
 
 #if !defined(CASLIST_INLINE) || defined(CASLIST_BUILDING)
 void caslist_batch_init(struct caslist_batch *b)

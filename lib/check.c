@@ -8,8 +8,8 @@
  *     x->next has no lock bit, and x->next->prev == x
  *   and the cycle closes within max_nodes steps.
  */
-#include "cluster.h"
-#include "link.h"
+#include <caslist/static/cluster.h>
+#include <caslist/static/link.h>
 
 #define CHECK_LOCKED (-1)
 #define CHECK_BAD_PREV (-2)

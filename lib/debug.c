@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "debug.h"
+#include <caslist/static/debug.h>
 
 void caslist_lk_misuse(const char *op, const void *node, const char *what)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lib/freelist.c - the library's free-list symbols: each caslist_fl_* is
- * the static inline caslist__fl_* of lib/fl_ops.h (defined once, for the
+ * the static inline caslist__fl_* of static/fl_ops.h (defined once, for the
  * library and for CASLIST_INLINE users alike).
  */
-#include "fl_ops.h"
+#include <caslist/static/fl_ops.h>
 
 #if !defined(CASLIST_INLINE) || defined(CASLIST_BUILDING)
 

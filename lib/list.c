@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lib/list.c - the library's list symbols: each caslist_* function is the
- * static inline caslist__* of lib/list_ops.h, where the operations are
+ * static inline caslist__* of static/list_ops.h, where the operations are
  * defined (once, for the library and for CASLIST_INLINE users alike).
  */
-#include "list_ops.h"
+#include <caslist/static/list_ops.h>
 
 void caslist_init(struct caslist_list *l)
 {

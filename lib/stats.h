@@ -3,7 +3,7 @@
  * lib/stats.h - the measurement build's wait counters and tunable wait
  * policy (test/waitstat, -DCASLIST_STATS), force-included (-include)
  * ahead of the core's sources there.  Not installed: the protocol layer's
- * headers only have defaults (lib/backoff.h) that this file replaces.
+ * headers only have defaults (static/backoff.h) that this file replaces.
  * Per thread: backoff rounds, PAUSEs spun, sched_yield calls (a round =
  * one failed attempt at a held link, or one retry of an operation).
  */

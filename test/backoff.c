@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test/backoff.c - the wait policy's crowding hint (lib/backoff.h).
+ * test/backoff.c - the wait policy's crowding hint (static/backoff.h).
  *
  *  1-4. The hint's logic, fed yield durations directly: a new thread
  *       spins up to CASLIST_LK_BACKOFF_MAX; one slow yield lowers the cap to
@@ -28,7 +28,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "backoff.h"
+#include <caslist/static/heat.h>
+#include <caslist/static/watch.h>
 #include "tap.h"
 
 static atomic_bool spin_stop;

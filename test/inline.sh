@@ -13,7 +13,7 @@ set -u
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-inline.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 b=$CASLIST_BUILDDIR
-inc="-I$SRCDIR/include -I$b/include -I$b/impl"
+inc="-I$SRCDIR/include -I$b/include"
 lib="$b/lib/.libs/libcaslist.a"
 src="$SRCDIR/test/inline_names.c"
 if [ "$SANITIZER" = none ]; then

@@ -111,9 +111,9 @@ else
 fi
 
 # The other route for a user's TSan build: CASLIST_INLINE compiles the list
-# operations into the program (the installed <caslist/impl/*.h>), against the
+# operations into the program (the installed <caslist/static/*.h>), against the
 # plain library, in C and in C++; needs the plain (uninstrumented) library.
-if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/impl/list_ops.h" ]; then
+if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/static/list_ops.h" ]; then
 	build_examples libcaslist "" "$tmp/ex-inline" \
 		CFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" \
 		CXXFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" all
@@ -122,7 +122,7 @@ if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/impl/list_ops.h" ];
 	tap_check $rc "installed C and C++ examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
 	run_examples "$tmp/ex-inline" "[user TSan build, CASLIST_INLINE, plain libcaslist]"
 else
-	tap_skip "inline mode: a sanitizer build, or <caslist/impl/list_ops.h> not installed"
+	tap_skip "inline mode: a sanitizer build, or <caslist/static/list_ops.h> not installed"
 fi
 
 if command -v man >/dev/null 2>&1; then

@@ -8,7 +8,7 @@
  * it printed on stderr.
  *
  * One case per CASLIST_LK_CHECK and CASLIST_LK_REQUIRE site (lib/list.c,
- * lib/link.h, lib/fl_ops.h; the add check once per operation that uses
+ * static/link.h, static/fl_ops.h; the add check once per operation that uses
  * it).  The table `sites` below lists them with the source line's text, and
  * the last test greps the sources (CASLIST_SRCDIR) so that a new check
  * without a case fails here.  Allowed uses that older debug builds aborted
@@ -508,31 +508,34 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 
 /* The CASLIST_LK_CHECK sites, as "file: text on the line"; each has a case. */
 static const char *const sites[] = {
-	"lib/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
-	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
-	"lib/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
-	"lib/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
-	"lib/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
-	"lib/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
-	"lib/fl_ops.h: CASLIST_LK_REQUIRE(caslist__initialised(&fl->list)",
-	"lib/link.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
-	"lib/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
-	"lib/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_move_head\"",
-	"lib/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_touch\"",
-	"lib/list_ops.h: CASLIST_LK_CHECK(last != h, \"caslist_cut_front\"",
-	"lib/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
-	"lib/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
-	"lib/fl_ops.h: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
-	"lib/fl_ops.h: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
-	"lib/fl_ops.h: CASLIST_LK_CHECK(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_build_add\"",
-	"lib/fl_ops.h: CASLIST_LK_REQUIRE(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_put\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
+	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
+	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(caslist__initialised(&fl->list)",
+	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
+	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_move_head\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_touch\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(last != h, \"caslist_cut_front\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
+	"include/caslist/static/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
+	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
+	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
+	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_build_add\"",
+	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_put\"",
 };
 
 /* Every CASLIST_LK_CHECK( line in the sources matches exactly one entry. */
 static int sites_covered(void)
 {
-	static const char *const files[] = { "lib/list_ops.h", "lib/link.h", "lib/batch_ops.h", "lib/fl_ops.h",
-					     "lib/cl_pool.h", "lib/cluster.h", "lib/check.c", "lib/debug.c" };
+	static const char *const files[] = {
+		"include/caslist/static/list_ops.h", "include/caslist/static/lock.h",
+		"include/caslist/static/link.h", "include/caslist/static/batch_ops.h",
+		"include/caslist/static/fl_ops.h", "include/caslist/static/cl_pool.h",
+		"include/caslist/static/cluster.h", "lib/check.c", "lib/debug.c" };
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;
 
@@ -630,7 +633,7 @@ int main(void)
 			  "cut_front with last on another list, this one empty, aborts"));
 	DEBUG_CASE(tap_ok(aborts(cut_other_tail, "caslist_cut_front", &a, "not on this list"),
 			  "cut_front with last the tail of another list aborts"));
-	/* lib/link.h caslist_lk_set_prev_checked, under the lock at insert and unlink */
+	/* static/link.h caslist_lk_set_prev_checked, under the lock at insert and unlink */
 	DEBUG_CASE(tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
 			  "del with a corrupted neighbour link aborts"));
 	DEBUG_CASE(tap_ok(aborts(corrupt_add, "caslist_add_after", &a, "next->prev != self"),
@@ -664,6 +667,6 @@ int main(void)
 			  "a deleter waiting for its predecessor's link names it"));
 	DEBUG_CASE(tap_ok(reports_stuck(stuck_walk, &a, "caslist_link_lock", "caslist_iter_next"),
 			  "an iterator waiting on a locked word names it"));
-	tap_ok(sites_covered(), "every CASLIST_LK_CHECK/REQUIRE site in lib/ has a case here");
+	tap_ok(sites_covered(), "every CASLIST_LK_CHECK/REQUIRE site in the library has a case here");
 	return tap_done();
 }

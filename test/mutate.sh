@@ -1,42 +1,48 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/mutate.sh NAME SRCDIR OUTDIR FILE.c... - make the core with one deliberate
-# fault, for the mutant tests (test/mutants.sh, test/fl_stress.sh): copy
-# lib/ to OUTDIR, change the one line the mutant NAME is about, and write
-# OUTDIR/core.c, which includes the core's FILE.c (lib/...).  The library's own
-# sources carry no mutant switch (they are installed for the inline mode);
-# each edit must match exactly one line, so a mutant that no longer
-# applies fails the build instead of silently testing the real code.
-#   skiplock  link_lock_prev trusts the prev hint: no CAS on pred->next
-#   relaxed   link_unlock stores with memory_order_relaxed, not release
+# fault, for the mutant tests (test/mutants.sh, test/fl_stress.sh): copy the
+# inline layer (include/caslist/static/) to OUTDIR/caslist/static/ and lib/'s
+# .c files to OUTDIR, change the line that follows the marker comment
+# "[mutant NAME]", and write OUTDIR/core.c, which includes FILE.c.  Build it
+# with -IOUTDIR first, so <caslist/static/*.h> are the mutated copies.
+# A mutant is keyed by its marker, not by a line number or the line's whole
+# text: the edit must find the marker once and its OLD text once on the
+# line after it, or the build fails (a mutant that no longer applies never
+# silently tests the real code).
+#   skiplock  lock_prev trusts the prev hint: no CAS on pred->next
+#   relaxed   caslist_lk_unlock stores with memory_order_relaxed, not release
 #   window    takes ignore open scan windows (always lazy)
 set -eu
 name=$1 src=$2 out=$3
 shift 3
-mkdir -p "$out"
-rm -f "$out"/*.c "$out"/*.h	# (not the .deps automake keeps here)
+mkdir -p "$out/caslist/static"
+rm -f "$out"/*.c "$out"/*.h "$out"/caslist/static/*.h	# (not the .deps automake keeps here)
+cp "$src"/include/caslist/static/*.h "$out"/caslist/static/
 cp "$src"/lib/*.c "$src"/lib/*.h "$out"/
-edit() {	# FILE OLD NEW: replace the one line that is exactly OLD (tabs kept)
-	n=$(grep -cxF -- "$2" "$out/$1" || true)
-	if [ "$n" != 1 ]; then
-		echo "test/mutate.sh: $name: $n lines of lib/$1 match '$2' (want 1)" >&2
-		exit 1
-	fi
-	awk -v old="$2" -v new="$3" '$0 == old { print new; next } { print }' "$out/$1" >"$out/$1.new"
-	mv "$out/$1.new" "$out/$1"
+edit() {	# FILE OLD NEW: on the line after "[mutant $name]" in FILE, OLD -> NEW
+	f=$out/caslist/static/$1
+	awk -v tag="[mutant $name]" -v old="$2" -v new="$3" -v file="$1" '
+		armed { armed = 0; i = index($0, old)
+			if (i == 0) { print "test/mutate.sh: " file ": the line after " tag " has no \"" old "\"" > "/dev/stderr"; bad = 1 }
+			else { $0 = substr($0, 1, i - 1) new substr($0, i + length(old)); done++ } }
+		index($0, tag) { armed = 1; marks++ }
+		{ print }
+		END { if (bad || marks != 1 || done != 1) {
+			if (!bad) print "test/mutate.sh: " file ": " marks + 0 " markers " tag " (want 1)" > "/dev/stderr"
+			exit 1 } }' "$f" >"$f.new"
+	mv "$f.new" "$f"
 }
 case $name in
 skiplock)
-	edit link.h '		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))' \
-		'		    v == caslist_lk_w_of(x))'
+	edit lock.h 'caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))' \
+		'v == caslist_lk_w_of(x))'
 	;;
 relaxed)
-	edit link.h '	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_release);' \
-		'	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_relaxed);'
+	edit lock.h 'memory_order_release' 'memory_order_relaxed'
 	;;
 window)
-	edit fl_ops.h '	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;' \
-		'	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0 && 0;'
+	edit fl_ops.h '!= 0;' '!= 0 && 0;'
 	;;
 *)
 	echo "test/mutate.sh: unknown mutant $name" >&2

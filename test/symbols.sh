@@ -14,12 +14,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-sym.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
 # The public functions: every CASLIST_API declaration in the installed
-# headers, the protocol headers of the inline mode (<caslist/impl/*.h>, from
-# lib/) included: they export caslist_lk_misuse, the stuck-wait reporters and
+# headers, the protocol headers of the inline mode (<caslist/static/*.h>)
+# included: they export caslist_lk_misuse, the stuck-wait reporters and
 # (data) caslist_lk_holders, which inline code calls or records into.
-for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h "$SRCDIR"/lib/link.h \
-	"$SRCDIR"/lib/backoff.h "$SRCDIR"/lib/debug.h "$SRCDIR"/lib/list_ops.h \
-	"$SRCDIR"/lib/cluster.h; do
+for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h \
+	"$SRCDIR"/include/caslist/static/*.h; do
 	case $h in */export.h) ;; *) cat "$h" ;; esac
 done |
 	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(;[]*[ *]\([a-z_0-9]*\)[([].*/\1/p' |

@@ -2,7 +2,7 @@
 /*
  * test/waitstat.c - where the waiting goes on a hot list: a measurement
  * tool, not a test.  Built with the core compiled in and CASLIST_STATS
- * (lib/backoff.h), so every backoff round, PAUSE, sched_yield and failed
+ * (static/backoff.h), so every backoff round, PAUSE, sched_yield and failed
  * head-link attempt is counted per thread, and the backoff policy can be
  * set at run time.
  *
@@ -38,7 +38,7 @@
 
 #include <caslist/caslist.h>
 
-#include "backoff.h"
+#include <caslist/static/backoff.h>
 #include "util.h"
 
 #define XL_STAT(field, n) CASLIST_LK_STAT(field, n)

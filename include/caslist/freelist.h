@@ -167,10 +167,10 @@ CASLIST_API const char *caslist_fl_check_strerror(int code);
 #endif
 
 /* Inline mode (CASLIST_INLINE, as for <caslist/list.h>): the free list's
- * operations compile into the caller too (<caslist/impl/fl_ops.h>); the
+ * operations compile into the caller too (<caslist/static/fl_ops.h>); the
  * descriptor pool and the audit stay in the library. */
 #if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
-#include <caslist/impl/fl_ops.h>
+#include <caslist/static/fl_ops.h>
 #define caslist_fl_init CASLIST_LK_NS(caslist__fl_init)
 #define caslist_fl_destroy CASLIST_LK_NS(caslist__fl_destroy)
 #define caslist_fl_reserve CASLIST_LK_NS(caslist__fl_reserve)

@@ -80,7 +80,7 @@
  * alignof and offsetof of every public struct between a C and a C++ unit.
  * A C++ unit in inline mode (CASLIST_INLINE) compiles the operations
  * itself on these plain words, with the compiler's atomic builtins
- * (<caslist/impl/atomic.h>): the same layout, objects stay copyable.
+ * (<caslist/static/atomic.h>): the same layout, objects stay copyable.
  */
 #ifdef __cplusplus
 #define CASLIST_ATOMIC(type) type
@@ -352,16 +352,16 @@ CASLIST_API const char *caslist_check_strerror(int code);
  * Inline mode.  `#define CASLIST_INLINE` before including this header (C11
  * or C++11 and later) and the list operations above become static inline functions in
  * your translation unit, from the same source the library compiles
- * (<caslist/impl/list_ops.h>, installed from lib/list_ops.h): no call,
+ * (<caslist/static/list_ops.h>, installed from static/list_ops.h): no call,
  * and under -fsanitize=thread every atomic of the protocol is instrumented
  * in your own build, so a correct hand-off through a list is not reported
  * (the installed library is not instrumented).  The batches come inline
- * too (<caslist/impl/batch_ops.h>), and with <caslist/freelist.h> the
+ * too (<caslist/static/batch_ops.h>), and with <caslist/freelist.h> the
  * free list.  Link with the library as usual: the checks and the free
  * list's descriptor pool stay out of line.
  */
 #if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
-#include <caslist/impl/list_ops.h>
+#include <caslist/static/list_ops.h>
 #ifdef __cplusplus	/* the layer lives in a namespace of its own there */
 #define CASLIST_LK_NS(name) caslist_lk_cxx::name
 #else
@@ -393,7 +393,7 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #define caslist_link_unlock CASLIST_LK_NS(caslist__link_unlock)
 #define caslist_link_set_prev CASLIST_LK_NS(caslist__link_set_prev)
 #define caslist_link_retire CASLIST_LK_NS(caslist__link_retire)
-#include <caslist/impl/batch_ops.h>
+#include <caslist/static/batch_ops.h>
 #define caslist_batch_init CASLIST_LK_NS(caslist__batch_init)
 #define caslist_batch_move_head CASLIST_LK_NS(caslist__batch_move_head)
 #define caslist_batch_move_head_n CASLIST_LK_NS(caslist__batch_move_head_n)

@@ -27,13 +27,10 @@ FUZZ_SRCS = $(srcdir)/test/fuzz/fuzz_list.c $(srcdir)/lib/list.c $(srcdir)/lib/b
 	$(srcdir)/lib/check.c $(srcdir)/lib/debug.c $(srcdir)/lib/freelist.c
 CLEANFILES += test/fuzz/fuzz_list
 
-test/fuzz/fuzz_list: $(FUZZ_SRCS) $(srcdir)/lib/atomic.h $(srcdir)/lib/link.h \
-		$(srcdir)/lib/backoff.h $(srcdir)/lib/debug.h $(srcdir)/lib/list_ops.h \
-		$(srcdir)/lib/batch_ops.h $(srcdir)/lib/cluster.h $(srcdir)/lib/cl_pool.h \
-		$(srcdir)/lib/fl_ops.h
+test/fuzz/fuzz_list: $(FUZZ_SRCS) $(STATIC_FILES)
 	@$(MKDIR_P) test/fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DCASLIST_LIBFUZZER -DCASLIST_DEBUG=1 \
-		-I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -o $@ $(FUZZ_SRCS) -pthread
+		-I$(top_srcdir)/include -I$(top_builddir)/include -o $@ $(FUZZ_SRCS) -pthread
 
 fuzz: test/fuzz/fuzz_list
 	@work=$$(mktemp -d "$${TMPDIR:-/tmp}/caslist-fuzz.XXXXXX") && \

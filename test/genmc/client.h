@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test/genmc/client.h - what every GenMC client shares: lib/'s operations
- * inline (CASLIST_INLINE, from the run's copy of lib/ under
- * caslist/impl/: the list, the batches and the free list), lib/check.c
+ * test/genmc/client.h - what every GenMC client shares: the operations
+ * inline (CASLIST_INLINE, from the run's copy of the inline layer under
+ * caslist/static/: the list, the batches and the free list), lib/check.c
  * compiled in, nodes with a plain payload, the probe macro and the final
  * checks.  run.py compiles each client as one translation unit, with
  * shim.h force-included first.
@@ -21,7 +21,7 @@
 #include <caslist/freelist.h>
 
 /* lib/'s out-of-line file, compiled into the client unchanged; the
- * batches (lib/batch_ops.h) and the free list (lib/fl_ops.h, lib/cl_pool.h)
+ * batches (static/batch_ops.h) and the free list (static/fl_ops.h, cl_pool.h)
  * come inline with the list operations. */
 #include "check.c"
 

@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """test/genmc/run.py - run the GenMC clients and the memory-order mutants.
 
-1. Copies lib/ (every .c and .h, unchanged) to a staging folder as
-   caslist/impl/, where <caslist/list.h>'s inline mode and the clients'
-   #include "batch.c" etc. find it.
+1. Copies the inline layer (include/caslist/static/*.h) to a staging
+   folder as caslist/static/, and lib/'s .c files beside it, unchanged:
+   with -I staging first, <caslist/list.h>'s inline mode and the clients'
+   #include "check.c" find the copies.
 2. Runs every client (test/genmc/*.c) under RC11 and IMM: GenMC must say
    "No errors" with more than zero complete executions; then once per
    PROBE(k, ...) in the client, with -DGENMC_PROBE=k, where GenMC must
    report the planted assertion (the interleaving is reached).
 3. Mutants: every memory_order_{seq_cst,acq_rel,acquire,release} argument in
-   lib/ (comments skipped), weakened one step (seq_cst -> acq_rel / acquire /
+   the staged copy (comments skipped), weakened one step (seq_cst -> acq_rel / acquire /
    release by the access's kind, acq_rel -> acquire and -> release, acquire
    and release -> relaxed), one mutant per weakening, in a copy of the
    staging folder.  Each mutant must be killed (GenMC reports an error under
@@ -131,14 +132,23 @@ def function_at(lines, lineno):
     return "?"
 
 
-def find_sites(impl, unplaced):
-    """Every weakening of every order in the .c/.h files of impl (orders
+def staged_files(base):
+    """(relative path, basename) of every staged .c and .h file."""
+    out = []
+    for sub in ("", os.path.join("caslist", "static")):
+        d = os.path.join(base, sub)
+        for fn in sorted(os.listdir(d)):
+            if fn.endswith((".c", ".h")):
+                out.append((os.path.join(sub, fn), fn))
+    return sorted(out, key=lambda x: x[1])
+
+
+def find_sites(base, unplaced):
+    """Every weakening of every order in the staged .c/.h files (orders
     found outside an atomic_* call go to unplaced)."""
     sites = []
-    for fn in sorted(os.listdir(impl)):
-        if not fn.endswith((".c", ".h")):
-            continue
-        text = open(os.path.join(impl, fn), encoding="utf-8").read()
+    for rel, fn in staged_files(base):
+        text = open(os.path.join(base, rel), encoding="utf-8").read()
         code = strip_comments(text)
         lines = text.split("\n")
         seen = {}
@@ -146,7 +156,7 @@ def find_sites(impl, unplaced):
             order = m.group(1)
             call = enclosing_call(code, m.start())
             if call is None:
-                # an enumerator's definition (lib/atomic.h's C++ branch) is
+                # an enumerator's definition (static/atomic.h's C++ branch) is
                 # no access; any other order outside an atomic_* call is
                 # one the runner cannot weaken: say so (a failure)
                 if not re.match(r"\s*=", code[m.end():]):
@@ -164,7 +174,7 @@ def find_sites(impl, unplaced):
                 base += " #%d" % seen[base]
             for weaker in WEAKER[kind].get(order, []):
                 sites.append({
-                    "file": fn, "line": lineno, "func": func, "kind": kind,
+                    "file": fn, "rel": rel, "line": lineno, "func": func, "kind": kind,
                     "order": order, "weaker": weaker, "start": m.start(),
                     "end": m.end(), "call": ctext,
                     "key": "%s -> %s" % (base, weaker),
@@ -173,18 +183,22 @@ def find_sites(impl, unplaced):
 
 
 def stage(srcdir, dest):
-    impl = os.path.join(dest, "caslist", "impl")
-    os.makedirs(impl)
+    static = os.path.join(dest, "caslist", "static")
+    os.makedirs(static)
+    src_static = os.path.join(srcdir, "include", "caslist", "static")
+    for fn in os.listdir(src_static):
+        if fn.endswith(".h"):
+            shutil.copy(os.path.join(src_static, fn), static)
     lib = os.path.join(srcdir, "lib")
     for fn in os.listdir(lib):
         if fn.endswith((".c", ".h")):
-            shutil.copy(os.path.join(lib, fn), impl)
-    return impl
+            shutil.copy(os.path.join(lib, fn), dest)
+    return dest
 
 
 def mutate(base, dest, site):
     shutil.copytree(base, dest)
-    path = os.path.join(dest, "caslist", "impl", site["file"])
+    path = os.path.join(dest, site["rel"])
     text = open(path, encoding="utf-8").read()
     assert text[site["start"]:site["end"]] == "memory_order_" + site["order"]
     text = text[:site["start"]] + "memory_order_" + site["weaker"] + text[site["end"]:]
@@ -217,7 +231,7 @@ class Runner:
         # "Attempt to access freed memory"; without the cache it does not.
         cmd = [self.genmc, "-" + model, "-disable-estimation",
                "-disable-instruction-caching"] + gflags + [
-            "--", "-I", stagedir, "-I", os.path.join(stagedir, "caslist", "impl"),
+            "--", "-I", stagedir,
             "-I", os.path.join(self.args.srcdir, "include"),
             "-include", os.path.join(self.testdir, "shim.h")] + cflags + list(extra) + [client]
         t0 = time.time()
@@ -424,7 +438,7 @@ def main():
             keys = {s["key"] for s in sites}
             for k in survivors:
                 if k not in keys:
-                    report(False, "test/genmc/survivors lists %r, which is no site in lib/" % k)
+                    report(False, "test/genmc/survivors lists %r, which is no site in the library" % k)
 
     pool.shutdown()
     if args.report:

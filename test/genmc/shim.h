@@ -7,14 +7,14 @@
  *
  * What GenMC cannot interpret, and what replaces it:
  *
- *  1. PAUSE (__builtin_ia32_pause, lib/backoff.h cpu_relax): the first
+ *  1. PAUSE (__builtin_ia32_pause, static/backoff.h cpu_relax): the first
  *     instruction of every wait round.  Replaced by genmc_wait(): a pause
  *     past the thread's budget (GENMC_WAIT_PAUSES, default 0) ends the
  *     execution with __VERIFIER_assume(0) (GenMC counts it as blocked).
- *  2. sched_yield, clock_gettime (lib/backoff.h, at the cap of a wait, and
+ *  2. sched_yield, clock_gettime (static/backoff.h, at the cap of a wait, and
  *     the stuck-link clock): only a waiting thread calls them.  Both end
  *     the execution the same way.
- *  3. prefetchw (inline asm, lib/link.h): CASLIST_NO_PREFETCHW, which lib/
+ *  3. prefetchw (inline asm, static/link.h): CASLIST_NO_PREFETCHW, which lib/
  *     provides, selects __builtin_prefetch; GenMC drops it.
  *  4. calloc (lib/cluster.c grow): GenMC's libc has malloc only; its
  *     malloc'd memory reads as zero, so calloc is malloc here.
@@ -73,7 +73,7 @@ static inline void genmc_wait(void)
 		__VERIFIER_assume(false);
 }
 
-/* 1: lib/backoff.h's cpu_relax on x86-64 (the only GenMC host here). */
+/* 1: static/backoff.h's cpu_relax on x86-64 (the only GenMC host here). */
 #define __builtin_ia32_pause() genmc_wait()
 
 /* 2: reached only by a waiting thread. */
@@ -102,16 +102,16 @@ static inline void *genmc_calloc(size_t n, size_t size)
 #define calloc(n, size) genmc_calloc((n), (size))
 
 /*
- * 6: lib/backoff.h's per-thread stuck-wait watch is a _Thread_local
+ * 6: static/backoff.h's per-thread stuck-wait watch is a _Thread_local
  * struct; GenMC cannot set up a thread-local struct.  The shim makes it
- * plain static storage (CASLIST_LK_THREAD_LOCAL_STRUCT, lib/atomic.h):
+ * plain static storage (CASLIST_LK_THREAD_LOCAL_STRUCT, static/atomic.h):
  * only a waiting thread at the cap of its wait writes it, after a
  * sched_yield or a clock read, which end the execution first (2), so it
  * is never written and cannot race.  The plain per-thread words (the
  * crowding hint, the draw's seed, the heat) stay thread-local: GenMC
- * handles those, as lib/fl_ops.h's stripe number.
+ * handles those, as static/fl_ops.h's stripe number.
  */
 #define CASLIST_LK_THREAD_LOCAL_STRUCT
-#include "backoff.h"
+#include <caslist/static/watch.h>
 
 #endif /* CASLIST_GENMC_SHIM_H */

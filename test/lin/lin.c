@@ -40,7 +40,7 @@
  * The windows are small enough (at most 24 operations) for the full
  * search with memoisation.
  *
- * Operations and their sequential meaning (node states as in lib/link.h:
+ * Operations and their sequential meaning (node states as in static/link.h:
  * LINKED on a list, QUEUED in a thread's batch, OWNED by the thread that
  * took it off a list, FRESH after caslist_node_init):
  *   pop_head/pop_tail(l)  the first/last node of l, now OWNED; NULL if empty
@@ -52,7 +52,7 @@
  *   del_if_linked(n)      true and OWNED if n was linked, else false
  *   move_head(l, n)       n first on l (from any list); ENOENT if not linked.
  *                         NOT one atomic step: n leaves its list first and
- *                         enters l's head later (lib/list_ops.h [S7],
+ *                         enters l's head later (static/list_ops.h [S7],
  *                         doc/protocol.md section 3's table); in between
  *                         it is on no list, a pop of its old list can find
  *                         that list empty (seen: a one-node list), and every
@@ -200,7 +200,7 @@ static int unlinked(const struct state *s, int n)
  * recorded result (s is then the state after it), 0 if not (s is garbage),
  * 2 if it has taken its first step of two: a move (move_head, or touch of
  * a linked node) takes n off its list first and puts it at l's head later
- * (lib/list_ops.h [S7]: "n leaves at pred->next = succ, enters at
+ * (static/list_ops.h [S7]: "n leaves at pred->next = succ, enters at
  * head->next = n"); in between n is IN TRANSIT, on no list, and every
  * operation that targets it waits (its link is locked): spec_enter is the
  * second step.  A node already first on l is not moved at all (one step).

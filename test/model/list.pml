@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/model/list.pml - spin model of the link-lock protocol AS IMPLEMENTED
- * in lib/link.h and lib/list_ops.h.  doc/protocol.md section 11 maps every
+ * in static/link.h and static/list_ops.h.  doc/protocol.md section 11 maps every
  * step below (tags [L..]/[S..]) to the function and line it stands for.
  *
  * Run by test/model/run.sh:
@@ -53,7 +53,7 @@
 #define PTR(v)      ((v) / 2)
 #define UNLINKED(v) ((v) >= ZERO && (v) != CLAIMED)
 #define PVALID(p)   ((p) < N)
-/* the head flag (lib/link.h): a property of the node that never changes */
+/* the head flag (static/link.h): a property of the node that never changes */
 #define ISHEAD(x)   ((x) % HEADB == 0 && (x) <= HEADB)
 #define INA    9		/* ghost where[x]: x is in list A */
 #define INB    10		/* ghost where[x]: x is in list B */
@@ -87,7 +87,7 @@ bool retired[8];		/* ghost: its owner retired it (freed, for good) */
 byte scen;
 byte done;
 
-/* ---- lib/link.h ------------------------------------------------------ */
+/* ---- static/link.h ------------------------------------------------------ */
 
 /* [L1] link_lock(x): wait while locked; NULL if unlinked; CAS the bit in. */
 inline link_lock(ll_x, ll_ret)
@@ -240,7 +240,7 @@ inline link_unlink_locked(lul_p, lul_n, lul_s)
 	w[lul_n] = POIS
 }
 
-/* ---- lib/list_ops.h--------------------------------------------------- */
+/* ---- static/list_ops.h--------------------------------------------------- */
 
 /* [S1] lock_tail: t = head->prev; link_lock_expect(t, head); retry. */
 inline lock_tail(lt_h, lt_t)

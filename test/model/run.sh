@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/model/run.sh - model-check the protocols with spin (TAP).
-#   list.pml      the link-lock protocol of lib/link.h, lib/list.c and
-#                 lib/batch_ops.h, two lists, every scenario (init picks one of
+#   list.pml      the link-lock protocol of static/link.h, lib/list.c and
+#                 static/batch_ops.h, two lists, every scenario (init picks one of
 #                 14; 8-14 use two lists): no assertion violation, no
 #                 invalid end state (deadlock); prints states stored.
 #   freelist.pml  the cluster-lock protocol of lib/freelist.c on top of the

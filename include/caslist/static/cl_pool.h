@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/cl_pool.h - the descriptor pool of the free list, as static inline
+ * <caslist/static/cl_pool.h> - the descriptor pool of the free list, as static inline
  * caslist_lk_cl_* functions (compiled into lib/freelist.c, and into the
- * caller in inline mode: installed as <caslist/impl/cl_pool.h>).
+ * caller in inline mode: <caslist/static/cl_pool.h>).
  * Descriptors come in slabs of CASLIST_LK_SLAB_DESCS, are kept on
  * fl->spare (itself a caslist list: pop_head and add_head, no lock) and
  * are returned to malloc only by caslist_fl_destroy.  Type-stable memory
@@ -13,8 +13,8 @@
  * thread retires and another allocates is handed over through the spare
  * list's atomics, which a user's TSan build must see too.
  */
-#ifndef CASLIST_LIB_CL_POOL_H
-#define CASLIST_LIB_CL_POOL_H
+#ifndef CASLIST_STATIC_CL_POOL_H
+#define CASLIST_STATIC_CL_POOL_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,4 +134,4 @@ static inline void caslist_lk_cl_pool_destroy(struct caslist_fl *fl)
 
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_CL_POOL_H */
+#endif /* CASLIST_STATIC_CL_POOL_H */

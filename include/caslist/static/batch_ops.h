@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/batch_ops.h - batched moves to the head (caslist_batch_*), as static
+ * <caslist/static/batch_ops.h> - batched moves to the head (caslist_batch_*), as static
  * inline caslist__batch_* functions: remove each node in place at once,
  * splice them all with one head-link lock.  The one definition: lib/batch.c
  * compiles them into the library's symbols, and CASLIST_INLINE users get
- * them inline (installed as <caslist/impl/batch_ops.h>), so a user TSan
+ * them inline (<caslist/static/batch_ops.h>), so a user TSan
  * build sees a hand-off through a batch too.  doc/protocol.md section 4
  * ("Batches") has the protocol; every write to a link is a step of link.h
  * ([S6]'s delete with a batch mark instead of POISON, [L10] to chain, [L7]
  * to splice).
  */
-#ifndef CASLIST_LIB_BATCH_OPS_H
-#define CASLIST_LIB_BATCH_OPS_H
+#ifndef CASLIST_STATIC_BATCH_OPS_H
+#define CASLIST_STATIC_BATCH_OPS_H
 
 #include "list_ops.h"
 
@@ -140,4 +140,4 @@ static inline size_t caslist__batch_cancel(struct caslist_batch *b, struct casli
 
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_BATCH_OPS_H */
+#endif /* CASLIST_STATIC_BATCH_OPS_H */

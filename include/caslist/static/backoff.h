@@ -1,48 +1,35 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/backoff.h - bounded exponential backoff for every spin in the library.
+ * <caslist/static/backoff.h> - the wait policy: bounded, randomised,
+ * fast-growing backoff for every spin in the library.
  *
  * Each round of a wait pauses a random number of times drawn below a
  * budget that grows eightfold per round (7, 63, 511, ...: a mask, so the
  * draw is r & budget), capped; once at the cap every round also calls
  * sched_yield(), because with more threads than cores the holder of the
- * link we wait for may be preempted (the test suite runs 256 threads on 2
- * cores).  The cap is CASLIST_LK_BACKOFF_MAX, or CASLIST_LK_CROWDED_MAX
- * while this thread has recently seen a sched_yield give its CPU away
- * (caslist_lk_backoff_crowd below).
+ * link we wait for may be preempted.  The cap is CASLIST_LK_BACKOFF_MAX,
+ * or CASLIST_LK_CROWDED_MAX while this thread has recently seen a
+ * sched_yield give its CPU away (the crowding hint below).
  *
- * Why random and fast-growing (issue 23, doc/protocol.md section 9): on
- * a hot head the rate is set by how often the head's and the first
- * node's lines change cores, not by how long the lock is held.  A loser
- * that retries at once (the old policy: 4, 8, 16 ... pauses, the same
- * for every thread) takes the lines back after every operation of the
- * winner; a loser that draws a long random pause lets the winner run a
- * streak of operations on lines it already holds.  Measured on rotate
- * of 64 nodes at 2 threads: 7-17 Mops/s with the doubling policy, 55
- * with this one; one thread does not wait and is unchanged.  The draw
- * (xorshift, per thread) keeps two losers from waking together.  The
- * same policy is HAProxy's mt_list's (budget*8+7, masked draw) and
- * Concurrency Kit's ck_backoff grows the same way without the draw.
+ * Why random and fast-growing: on a hot head the rate is set by how often
+ * the head's and the first node's lines change cores, not by how long the
+ * lock is held; a loser that draws a long random pause lets the winner
+ * run a streak of operations on lines it already holds (doc/protocol.md,
+ * "The hot head", has the measurements).  The draw (xorshift, per thread)
+ * keeps two losers from waking together.
  *
- * caslist_lk_backoff_wait(b, link, op) is backoff() for a wait on one link's lock
- * (or one retry of an operation that found LINK busy).  In every build it
- * also watches the time, but only once the backoff is at its cap (the
- * yielding phase, where a clock read is noise): a wait on the same link
- * that lasts longer than caslist_lk_stuck_ms() (CASLIST_STUCK_MS, default
- * 5000) prints one line naming the link, the waiting operation, the
- * holder (debug builds record it) and the likely causes (debug.h), then
- * goes on waiting.  A wait that never reaches the cap costs one compare
- * and one store more per round.
+ * Beside it: heat.h (the budget a hot link's next wait starts from) and
+ * watch.h (the stuck-wait watchdog, and caslist_lk_backoff_wait: one round
+ * of waiting on one link = this policy + the watchdog).
  */
-#ifndef CASLIST_LIB_BACKOFF_H
-#define CASLIST_LIB_BACKOFF_H
+#ifndef CASLIST_STATIC_BACKOFF_H
+#define CASLIST_STATIC_BACKOFF_H
 
 #include <sched.h>
 #include <stdbool.h>
 #include <time.h>
 
 #include "atomic.h"
-#include "debug.h"
 
 CASLIST_LK_BEGIN
 
@@ -202,89 +189,6 @@ static inline unsigned long long caslist_lk_backoff_now_ms(void)
 	return caslist_lk_backoff_now_ns() / 1000000u;
 }
 
-/*
- * The stuck-wait watch (every build), per thread (per translation unit in
- * inline mode, like the crowding hint): the link this thread's current
- * wait is on, when that wait started yielding on it, and whether it has
- * reported.  Not shared: no atomics.
- */
-struct caslist_lk_backoff_watch_state {
-	const void *link;
-	unsigned long long t0_ms;
-	bool told;
-};
-static CASLIST_LK_THREAD_LOCAL_STRUCT struct caslist_lk_backoff_watch_state caslist_lk_backoff_ws
-	__attribute__((unused));
-
-/*
- * Called only from the yielding phase of a wait: start the clock when this
- * wait first gets here or moves to another link; past caslist_lk_stuck_ms(),
- * say so once (the waiter keeps waiting).
- */
-static inline void caslist_lk_backoff_watch(struct caslist_lk_backoff *b, const void *link,
-					    const char *op)
-{
-	unsigned long long now = caslist_lk_backoff_now_ms();
-
-	if (!b->armed || caslist_lk_backoff_ws.link != link) {
-		b->armed = 1;
-		caslist_lk_backoff_ws.link = link;
-		caslist_lk_backoff_ws.t0_ms = now;
-		caslist_lk_backoff_ws.told = false;
-	} else if (!caslist_lk_backoff_ws.told &&
-		   now - caslist_lk_backoff_ws.t0_ms > caslist_lk_stuck_ms()) {
-		caslist_lk_backoff_ws.told = true;
-		caslist_lk_stuck(link, op, (unsigned long)(now - caslist_lk_backoff_ws.t0_ms));
-	}
-}
-
-/*
- * The heat: the budget a hot link's next wait starts from, per thread.  A
- * wait that had to back off leaves its budget here, so the same thread's
- * next wait on a hot head starts where this one ended: a thread that
- * keeps losing the head parks longer and longer (up to the cap), and the
- * winner runs a streak on lines it holds.  Each acquisition without a
- * wait lowers it one step (budget / 8).  Used by the head waits
- * (caslist_lk_lock_head, move_head); doc/protocol.md section 9.
- */
-static CASLIST_LK_THREAD_LOCAL unsigned caslist_lk_backoff_heat __attribute__((unused));
-
-static inline void caslist_lk_backoff_heat_start(struct caslist_lk_backoff *b)
-{
-	if (caslist_lk_backoff_heat > b->spins)
-		b->spins = caslist_lk_backoff_heat;
-}
-
-static inline void caslist_lk_backoff_heat_end(const struct caslist_lk_backoff *b, unsigned start)
-{
-	if (b->spins != start)
-		caslist_lk_backoff_heat = b->spins;
-	else if (caslist_lk_backoff_heat != 0)
-		caslist_lk_backoff_heat >>= 1;
-}
-
-/* One round of waiting for the lock of LINK, by operation OP. */
-static inline void caslist_lk_backoff_wait(struct caslist_lk_backoff *b, const void *link,
-					   const char *op)
-{
-	if (b->spins >= caslist_lk_backoff_cap())
-		caslist_lk_backoff_watch(b, link, op);
-
-	/* Local spinning first: one PAUSE per round, and the caller re-reads
-	 * the word (a load: the line stays shared until the holder's store),
-	 * so a short critical section is seen ending at once; exponential
-	 * backoff (and, at its cap, sched_yield) only after CASLIST_LK_POLL_MAX rounds. */
-#if defined(CASLIST_LK_POLL_TUNABLE) || CASLIST_POLL_MAX > 0
-	if (b->polls < CASLIST_LK_POLL_MAX) {
-		b->polls++;
-		CASLIST_LK_STAT(pauses, 1);
-		caslist_lk_cpu_relax();
-		return;
-	}
-#endif
-	caslist_lk_backoff(b);
-}
-
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_BACKOFF_H */
+#endif /* CASLIST_STATIC_BACKOFF_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/list_ops.h - list operations, each a composition of the link steps in
+ * <caslist/static/list_ops.h> - list operations, each a composition of the link steps in
  * link.h, as static inline caslist__* functions: the ONE definition of each
  * operation.  lib/list.c compiles them into the library's caslist_*
  * symbols; <caslist/list.h> with CASLIST_INLINE defined includes this file
- * (installed as <caslist/impl/list_ops.h>) so the caller's translation unit
+ * (<caslist/static/list_ops.h>) so the caller's translation unit
  * gets them inline - no call, and a user's TSan build instruments every
  * atomic of the protocol (the way liburcu's _LGPL_SOURCE works).
  *
@@ -14,8 +14,8 @@
  * link before every link it holds on the same list, or for a head link
  * holding no head link (rules R1-R3), and never while holding a head link.
  */
-#ifndef CASLIST_LIB_LIST_OPS_H
-#define CASLIST_LIB_LIST_OPS_H
+#ifndef CASLIST_STATIC_LIST_OPS_H
+#define CASLIST_STATIC_LIST_OPS_H
 
 #include "link.h"
 
@@ -482,7 +482,7 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 	return 1;
 }
 
-/* ---- steps for layers built on the list (lib/fl_ops.h) ---------------
+/* ---- steps for layers built on the list (static/fl_ops.h) ---------------
  * Each is one link.h step under a name of this layer, so a layer above
  * never touches a link word itself.  The ones that leave a link locked
  * say which, and the caller must release it with the step named. */
@@ -585,4 +585,4 @@ static inline void caslist__link_retire(struct caslist_node *n)
 
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_LIST_OPS_H */
+#endif /* CASLIST_STATIC_LIST_OPS_H */

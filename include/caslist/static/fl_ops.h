@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/fl_ops.h - the cluster-cut free list (doc/cluster.md), as static
+ * <caslist/static/fl_ops.h> - the cluster-cut free list (doc/cluster.md), as static
  * inline caslist__fl_* functions: the one definition.  lib/freelist.c
  * compiles them into the library's caslist_fl_* symbols, and
  * CASLIST_INLINE users get them inline (installed as
- * <caslist/impl/fl_ops.h>; <caslist/freelist.h> maps the names), so a user
+ * <caslist/static/fl_ops.h>; <caslist/freelist.h> maps the names), so a user
  * TSan build sees a hand-off through the free list too (the descriptor
- * pool, lib/cl_pool.h, as well).  The audit (lib/check.c) stays out of
+ * pool, static/cl_pool.h, as well).  The audit (lib/check.c) stays out of
  * line.
  *
  * Lock order: a cluster lock, then link locks (through the list
@@ -18,10 +18,10 @@
  * the front (take): nothing can appear in front of the front cluster, so
  * a taker holding the front cluster's lock knows the prefix up to that
  * cluster's tail is exactly the cluster.  It stands on the operations of
- * lib/list_ops.h alone: no link word is touched here.
+ * static/list_ops.h alone: no link word is touched here.
  */
-#ifndef CASLIST_LIB_FL_OPS_H
-#define CASLIST_LIB_FL_OPS_H
+#ifndef CASLIST_STATIC_FL_OPS_H
+#define CASLIST_STATIC_FL_OPS_H
 
 #include <stdint.h>
 
@@ -127,6 +127,7 @@ static inline size_t caslist__fl_take(struct caslist_fl *fl, size_t want, struct
 	 * either this take sees the window open and fixes up eagerly, or the
 	 * scanner sees this stripe busy and waits until the batch is done. */
 	atomic_fetch_add_explicit(&fl->busy[b->stripe].n, 1, memory_order_seq_cst);
+	/* [mutant window] the mutant ignores open scan windows (test/mutate.sh) */
 	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;
 	/* An eager take never leaves a node TAKEN, so the scanner need not
 	 * wait for it: leave the count at once.  Only takes that started
@@ -442,4 +443,4 @@ static inline void caslist__fl_scan_end(struct caslist_fl *fl)
 
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_FL_OPS_H */
+#endif /* CASLIST_STATIC_FL_OPS_H */

@@ -1,106 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/link.h - THE link-change protocol.  Every write to a node's next or
- * prev word in the library happens in this file; list.c only composes
- * these steps.  doc/protocol.md is the long form (states, lock order,
- * invariants as equations, pairing table); the comments here name, at each
- * atomic, what it pairs with and why that order is enough.
- *
- * Lock word (x->next):
- *   S            unlocked; S is x's successor (x is linked, or x sits in a
- *                private chain owned by one thread)
- *   S | CASLIST_LK_LOCK     L(x) held; S is still the successor the abstract list has
- *                until the holder's unlock store (linearization point)
- *   0            FRESH: never linked, or re-initialised by its owner
- *                (caslist_node_init); anyone may add it, racing touches
- *                elect one adder
- *   POISON       OWNED: taken off a list by a pop, delete, cut (the
- *                chain's last node) or free-list take; only the thread
- *                that took it may add it again, re-initialise or free it
- *                (a touch adds nothing: CASLIST_TOUCH_GONE)
- *   b|CASLIST_LK_BATCH_TAG  QUEUED in batch b: owned by b's thread until flush/cancel
- * L(x) protects x->next and succ(x)->prev.  x->prev read without L(pred)
- * is only a hint: every use of it is validated by a CAS on pred->next
- * that expects x, which can succeed only if pred is x's predecessor now.
+ * <caslist/static/lock.h> - taking and releasing link locks: the one CAS
+ * that takes every lock (caslist_lk_cas_lock), the one store that releases
+ * it (caslist_lk_unlock), the waits built on them ([L1]-[L5]), the pair
+ * a removal takes, the head's lock and a touch's claim.  The writes that
+ * change the list while the locks are held are link.h's.
  */
-#ifndef CASLIST_LIB_LINK_H
-#define CASLIST_LIB_LINK_H
+#ifndef CASLIST_STATIC_LOCK_H
+#define CASLIST_STATIC_LOCK_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-#include <caslist/list.h>
-#include "atomic.h"
-#include "backoff.h"
+#include "word.h"
 #include "debug.h"
+#include "watch.h"
+#include "heat.h"
 
 CASLIST_LK_BEGIN
-
-#define CASLIST_LK_LOCK ((uintptr_t)1)
-
-static inline uintptr_t caslist_lk_w_of(const struct caslist_node *n) { return (uintptr_t)n; }
-static inline struct caslist_node *caslist_lk_node_of(uintptr_t w)
-{
-	return (struct caslist_node *)(w & ~CASLIST_LK_LOCK);
-}
-static inline bool caslist_lk_w_locked(uintptr_t w) { return (w & CASLIST_LK_LOCK) != 0; }
-/*
- * CASLIST_LK_BATCH_TAG: a next word `b | CASLIST_LK_BATCH_TAG` (bit 1 set, bit 0 clear) says "not
- * linked: queued in batch b" (struct caslist_batch, 4-aligned).  Removers
- * see it as unlinked (ENOENT), touch as "on its way to a head", an add as
- * misuse.  It is why batched nodes, unlike chain nodes, may be targeted by
- * any thread while they wait in a batch.
- */
-#define CASLIST_LK_BATCH_TAG ((uintptr_t)2)
-static inline bool caslist_lk_w_batched(uintptr_t w)
-{
-	return (w & (CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG)) == CASLIST_LK_BATCH_TAG;
-}
-static inline bool caslist_lk_w_unlinked(uintptr_t w)
-{
-	return w == 0 || w == CASLIST_POISON_NEXT || caslist_lk_w_batched(w);
-}
-/* The two unlinked states a touch tells apart (doc/protocol.md section 1). */
-static inline bool caslist_lk_w_fresh(uintptr_t w) { return w == 0; }
-static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_NEXT; }
-
-/*
- * The head flag.  A list head's own prev word always carries CASLIST_LK_HEAD_FLAG
- * (bit 1; node addresses are at least 4-aligned, so no node pointer has
- * it).  Set by caslist_init, kept by every later write of head->prev
- * (caslist_lk_set_prev_checked reads the old flag first: the writer owns the word
- * under the link lock that points to it).  It makes "is x a head?" exact
- * for ANY list, which is what the cross-list rules need (doc/protocol.md
- * section 3): a walk that lands on another list's head, a cut whose last
- * node became another list's tail.  POISON_PREV also has bit 1 set, so it
- * is excluded explicitly.
- */
-#define CASLIST_LK_HEAD_FLAG ((uintptr_t)2)
-
-/* The one message for a list that was never initialised (every check). */
-#define CASLIST_LK_NOT_INIT "list is not initialised (caslist_init or CASLIST_LIST_INIT)"
-
-static inline bool caslist_lk_prev_is_head(uintptr_t pv)
-{
-	return (pv & CASLIST_LK_HEAD_FLAG) != 0 && pv != CASLIST_POISON_PREV;
-}
-
-/*
- * caslist_lk_is_head - true iff x is some list's head.  Relaxed: the flag of a word
- * never changes while the memory is a caslist node or head (heads keep
- * it, nodes never get it), so any value read answers the question.
- */
-static inline bool caslist_lk_is_head(const struct caslist_node *x)
-{
-	return caslist_lk_prev_is_head(atomic_load_explicit(&x->prev, memory_order_relaxed));
-}
-
-
-/*
- * Every lock acquisition names the public operation that takes it (debug
- * builds record it for the stuck-link diagnostic, debug.h): the *_op
- * steps take it as their last argument.
- */
 
 /*
  * caslist_lk_cas_lock - THE lock acquisition: one CAS of x->next from *seen to
@@ -134,6 +48,7 @@ static inline bool caslist_lk_cas_lock(struct caslist_node *x, uintptr_t *seen, 
  */
 static inline void caslist_lk_unlock(struct caslist_node *x, struct caslist_node *s)
 {
+	/* [mutant relaxed] the mutant stores relaxed (test/mutate.sh) */
 	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_release);
 }
 
@@ -355,128 +270,12 @@ static inline struct caslist_node *caslist_lk_lock_prev_op(struct caslist_node *
 		 * p->next == x (caslist_lk_unlock, in caslist_lk_insert_locked or
 		 * caslist_lk_unlink_locked, by p's last holder). */
 		if (caslist_lk_prev_valid(p) &&
+		/* [mutant skiplock] the mutant trusts the hint: no CAS on the next line (test/mutate.sh) */
 		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))
 			return p;
 		caslist_lk_backoff_wait(&b, p, op);
 	}
 }
-
-/*
- * [L6] caslist_lk_set_prev_checked - succ->prev = p, under the lock of the link pointing to
- * succ, keeping succ's head flag.  The caller owns the word (only the
- * holder of L(pred(succ)) writes it), so a load then a store is enough.
- * Relaxed load: our own word.  Release store: pairs with the acquire in
- * caslist_lk_prev_hint (a thread that reads p from here may CAS p->next); the list
- * order itself is published by the caller's following caslist_lk_unlock.
- * Debug builds check the old value (it must be `was`: next->prev == self).
- */
-static inline void caslist_lk_set_prev_keep(struct caslist_node *succ, struct caslist_node *p,
-					    uintptr_t old)
-{
-	atomic_store_explicit(&succ->prev, caslist_lk_w_of(p) | (old & CASLIST_LK_HEAD_FLAG),
-			      memory_order_release);
-}
-
-static inline void caslist_lk_set_prev_checked(struct caslist_node *succ, struct caslist_node *p,
-					       struct caslist_node *was, const char *op)
-{
-	uintptr_t old = atomic_load_explicit(&succ->prev, memory_order_relaxed);
-
-	CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was), op, was,
-		      "corrupted link: next->prev != self");
-	caslist_lk_set_prev_keep(succ, p, old);
-	(void)was;
-	(void)op;
-}
-
-/*
- * caslist_lk_set_prev_new - the prev word of a node being linked (insert step 2,
- * chain_link), which the caller owns outright.  Release: as
- * caslist_lk_set_prev_checked.
- */
-static inline void caslist_lk_set_prev_new(struct caslist_node *n, struct caslist_node *p)
-{
-	atomic_store_explicit(&n->prev, caslist_lk_w_of(p), memory_order_release);
-}
-
-/*
- * [L7] caslist_lk_insert_locked - link the chain first..last between pos and succ.
- * Requires L(pos) held with succ(pos) == succ.  Releases L(pos).
- *
- *  1. last->next = succ|CASLIST_LK_LOCK  - last's own link starts locked, so an op
- *     that targets last (or reaches it by a stale prev hint) waits until
- *     the whole insertion is done.  Relaxed: published by step 4.
- *  2. first->prev = pos, succ->prev = last - release stores (for
- *     caslist_lk_prev_hint readers); succ->prev is ours under L(pos); the list
- *     change is published by the release in step 4.
- *  3. debug: succ->prev must have been pos.
- *  4. pos->next = first       - caslist_lk_unlock (release): the node(s) are in
- *     the list from here (linearization point).
- *  5. last->next = succ       - caslist_lk_unlock (release): pairs with the
- *     acquire of whoever takes L(last) next.
- */
-static inline void caslist_lk_insert_locked(struct caslist_node *pos, struct caslist_node *succ,
-					    struct caslist_node *first, struct caslist_node *last,
-				      const char *op)
-{
-	atomic_store_explicit(&last->next, caslist_lk_w_of(succ) | CASLIST_LK_LOCK,
-			      memory_order_relaxed);
-	caslist_lk_note_lock(last, op);
-	caslist_lk_set_prev_new(first, pos);
-	caslist_lk_set_prev_checked(succ, last, pos, op);
-	caslist_lk_unlock(pos, first);
-	caslist_lk_unlock(last, succ);
-}
-
-/*
- * caslist_lk_poison - mark a removed node as not linked (OWNED by its
- * remover).  Requires L(n) held; consumes it.  Both stores relaxed
- * (doc/protocol.md section 5, G5): every reader of POISON only learns
- * "not linked" - caslist_lk_lock and touch return ENOENT / GONE, iter_next
- * EAGAIN, chain_next NULL - and reads nothing else the remover wrote; the
- * node is then its remover's, whose later writes are in program order,
- * and whose hand-back (caslist_node_init) is a release of its own.
- */
-static inline void caslist_lk_poison(struct caslist_node *n)
-{
-	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_relaxed);
-}
-
-/*
- * [L8] caslist_lk_unlink_locked - remove n from between pred and succ.  Requires
- * L(pred) (pred->next == n|CASLIST_LK_LOCK) and L(n) (n->next == succ|CASLIST_LK_LOCK).
- *  1. succ->prev = pred - ours under L(n); relaxed, published by step 2.
- *  2. pred->next = succ - caslist_lk_unlock (release): n leaves the list here.
- *  3. poison n          - consumes L(n).
- */
-static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct caslist_node *n,
-					    struct caslist_node *succ, const char *op)
-{
-	caslist_lk_set_prev_checked(succ, pred, n, op);
-	caslist_lk_unlock(pred, succ);
-	caslist_lk_poison(n);
-}
-
-/*
- * caslist_lk_unlink_to_batch - as caslist_lk_unlink_locked, but n is left queued in a
- * batch: prev poisoned, next = word (b | CASLIST_LK_BATCH_TAG) instead of POISON.
- * Step 3 is relaxed, as in caslist_lk_poison (G5): a reader of the batch
- * word only learns "not linked" (or "queued": a batch_move_head reports
- * OK, a touch OK) and reads nothing else; the flush that links the node
- * again is the batch's own thread.
- */
-static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct caslist_node *n,
-					      struct caslist_node *succ, uintptr_t word,
-					const char *op)
-{
-	caslist_lk_set_prev_checked(succ, pred, n, op);
-	caslist_lk_unlock(pred, succ);
-	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, word, memory_order_relaxed);
-}
-
-/* ---- composite steps shared by list_ops.h, batch_ops.h and fl_ops.h ---- */
 
 /*
  * [S0] caslist_lk_lock_head - take L(head): spin on relaxed loads while
@@ -561,105 +360,6 @@ static inline struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n,
 }
 
 /*
- * [S6] caslist_lk_del - remove linked n: caslist_lk_lock_pair (ENOENT if n
- * is not linked), unlink.  Linearizes at pred->next = succ.  Stores the
- * predecessor the node had in *pred (if not NULL).  The delete of
- * caslist_del, caslist_del_if_linked and caslist_fl_remove: one protocol,
- * checked once.
- */
-static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
-{
-	struct caslist_node *p, *s;
-	uintptr_t seen;
-
-	s = caslist_lk_lock_pair(n, &p, &seen, op);
-	if (s == NULL)
-		return CASLIST_ENOENT;
-	caslist_lk_unlink_locked(p, n, s, op);
-	if (pred != NULL)
-		*pred = p;
-	return CASLIST_OK;
-}
-
-/*
- * [L10] caslist_lk_batch_chain - a batch's nodes become one chain just before it
- * is spliced (and caslist_lk_unlock releases each link just after).  For each
- * pair (a, b): b->prev = a (release, as every prev store) and a->next =
- * b|CASLIST_LK_LOCK (relaxed: a is ours, published by the splice's release).  So
- * while the chain is private and while the splice runs, every node of it
- * looks busy, never linked: a waiter waits exactly as for a node in
- * transit, and a remover cannot mistake the chain for a list (the chain
- * rule that plain chains need, batches do not).
- */
-static inline void caslist_lk_batch_chain(struct caslist_node *a, struct caslist_node *b)
-{
-	caslist_lk_set_prev_new(b, a);
-	atomic_store_explicit(&a->next, caslist_lk_w_of(b) | CASLIST_LK_LOCK, memory_order_relaxed);
-}
-
-/* ---- initialisation, chains, claims and cuts: the remaining writers ---- */
-
-/*
- * caslist_lk_init_head - an empty list: h->next = h, and h->prev = h with the
- * head flag, which this word keeps for good.  Relaxed: the list is
- * published to other threads by whatever hands them the pointer (thread
- * creation, a release store of the caller).
- */
-static inline void caslist_lk_init_head(struct caslist_node *h)
-{
-	atomic_store_explicit(&h->next, caslist_lk_w_of(h), memory_order_relaxed);
-	atomic_store_explicit(&h->prev, caslist_lk_w_of(h) | CASLIST_LK_HEAD_FLAG,
-			      memory_order_relaxed);
-}
-
-/*
- * caslist_lk_init_node - make n FRESH: next 0 (anyone may add it; racing touches
- * elect one adder), prev POISON_PREV (so an initialised node is never
- * mistaken for zeroed memory: see check_pos in list_ops.h).  Atomic
- * stores (not atomic_init) so a stale CAS from another thread on recycled
- * memory is not a data race.  prev relaxed, next release: an owner that
- * re-initialises a node hands it to whoever claims it next, and the
- * release pairs with the acquire of that claim (caslist_lk_claim), so the
- * claimer's insert follows every write the owner made to the object.
- */
-static inline void caslist_lk_init_node(struct caslist_node *n)
-{
-	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, 0, memory_order_release);
-}
-
-/*
- * caslist_lk_own_node - make n OWNED (next POISON_NEXT, prev POISON_PREV), as a
- * removal leaves it: for a node its thread holds outside every list by
- * other means (a free-list take walking a cut chain, a cancelled batch).
- * The caller already owns n.  Relaxed, as caslist_lk_poison (G5).
- */
-static inline void caslist_lk_own_node(struct caslist_node *n)
-{
-	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_relaxed);
-}
-
-/*
- * caslist_lk_chain - b follows a in a private chain: b->prev = a (release, as
- * every prev store), then a->next = b.  Release on next: pairs with the
- * acquire CAS of whoever takes L(a) once the chain is spliced, and with
- * chain_next/iter_next: they see what the caller wrote to a and b before.
- */
-static inline void caslist_lk_chain(struct caslist_node *a, struct caslist_node *b)
-{
-	caslist_lk_set_prev_new(b, a);
-	atomic_store_explicit(&a->next, caslist_lk_w_of(b), memory_order_release);
-}
-
-/*
- * CASLIST_LK_CLAIMED - the word of a node claimed by caslist_touch: locked (so every
- * other thread sees it linked and busy) and pointing nowhere.  Insert step
- * 1 replaces it with the real successor, still locked.
- */
-#define CASLIST_LK_CLAIMED (CASLIST_POISON_NEXT | CASLIST_LK_LOCK)
-
-/*
  * caslist_lk_claim - one attempt to claim FRESH n: CAS n->next from *v (0, the
  * value the caller read) to CASLIST_LK_CLAIMED (caslist_lk_cas_lock).  Only a fresh node is
  * ever claimed: an OWNED one (POISON) belongs to its remover.  On failure
@@ -672,28 +372,6 @@ static inline bool caslist_lk_claim(struct caslist_node *n, uintptr_t *v, const 
 	return caslist_lk_cas_lock(n, v, CASLIST_LK_CLAIMED, op);
 }
 
-/*
- * [L9] caslist_lk_cut_locked - cut first..last off after h.  Requires L(last)
- * with succ(last) == s and L(h) with succ(h) == first, last on h's list.
- *  1. s->prev = h (ours under L(last); release).
- *  2. first->prev = 0: the chain start (first is ours from here; release).
- *  3. h->next = s - caslist_lk_unlock (release): linearization point.
- *  4. last->next = POISON - the chain end, OWNED (a touch of it adds
- *     nothing; removers see "not linked"); consumes L(last).  last->prev
- *     keeps its chain predecessor (a later splice needs it).  Relaxed
- *     (G5): the chain's owner is this thread (program order); others
- *     learn only "not linked".
- */
-static inline void caslist_lk_cut_locked(struct caslist_node *h, struct caslist_node *first,
-					 struct caslist_node *last, struct caslist_node *s,
-				   const char *op)
-{
-	caslist_lk_set_prev_checked(s, h, last, op);
-	caslist_lk_set_prev_new(first, NULL);
-	caslist_lk_unlock(h, s);
-	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_relaxed);
-}
-
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_LINK_H */
+#endif /* CASLIST_STATIC_LOCK_H */

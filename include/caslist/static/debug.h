@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/debug.h - misuse checks and the stuck-link diagnostic.
+ * <caslist/static/debug.h> - misuse checks and the stuck-link diagnostic.
  *
  * Tier 1 (always on): states the API reports as return codes (a node that
  * is not linked gives CASLIST_ENOENT).  Tier 2 (CASLIST_DEBUG, configure
@@ -17,8 +17,8 @@
  * side table keyed by the link's address (caslist_lk_note_lock), so the line
  * names the holder; release builds say the holder is not recorded.
  */
-#ifndef CASLIST_LIB_DEBUG_H
-#define CASLIST_LIB_DEBUG_H
+#ifndef CASLIST_STATIC_DEBUG_H
+#define CASLIST_STATIC_DEBUG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,7 +35,7 @@ CASLIST_LK_BEGIN
 #endif
 
 /* Cold, out-of-line reporter: prints "caslist: OP(NODE): WHAT" and aborts.
- * Exported: the inline mode (lib/list_ops.h in the caller's unit) calls it. */
+ * Exported: the inline mode (static/list_ops.h in the caller's unit) calls it. */
 CASLIST_LK_C_BEGIN
 __attribute__((noreturn, cold)) CASLIST_API void caslist_lk_misuse(const char *op,
 								 const void *node,
@@ -123,4 +123,4 @@ CASLIST_LK_C_END
 
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_DEBUG_H */
+#endif /* CASLIST_STATIC_DEBUG_H */

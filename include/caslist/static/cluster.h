@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/cluster.h - cluster descriptors: the per-cluster lock, the state
+ * <caslist/static/cluster.h> - cluster descriptors: the per-cluster lock, the state
  * machine and the descriptor pool.  The free-list operations are in
  * fl_ops.h; doc/cluster.md has the invariants.  Installed as
- * <caslist/impl/cluster.h> for the inline mode.
+ * <caslist/static/cluster.h> for the inline mode.
  *
  * State (under the cluster lock):
  *   SPARE     on fl->spare, no nodes
@@ -12,8 +12,8 @@
  *   TAKEN     cut off by a take; nodes still point to it until the batch
  *             walk resets them, the last (its tail) retires it to SPARE
  */
-#ifndef CASLIST_LIB_CLUSTER_H
-#define CASLIST_LIB_CLUSTER_H
+#ifndef CASLIST_STATIC_CLUSTER_H
+#define CASLIST_STATIC_CLUSTER_H
 
 #include <stddef.h>
 
@@ -77,8 +77,8 @@ static inline void caslist_lk_set_cluster(struct caslist_fl_node *x, struct casl
 	atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
 }
 
-/* The descriptor pool: lib/cl_pool.h. */
+/* The descriptor pool: static/cl_pool.h. */
 
 CASLIST_LK_END
 
-#endif /* CASLIST_LIB_CLUSTER_H */
+#endif /* CASLIST_STATIC_CLUSTER_H */

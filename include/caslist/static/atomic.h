@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/atomic.h - the atomics of the protocol layer, for C and for C++.
- * Installed as <caslist/impl/atomic.h>: the inline mode compiles the
+ * <caslist/static/atomic.h> - the atomics of the protocol layer, for C and for C++.
+ * Installed as <caslist/static/atomic.h>: the inline mode compiles the
  * layer in the user's translation unit, which may be C11 or C++11..20.
  *
  * C: <stdatomic.h>, _Atomic, _Thread_local; the layer calls the C11
@@ -16,8 +16,8 @@
  * Nothing of it is visible outside the namespace; list.h's caslist_*
  * macros name the namespace's operations.
  */
-#ifndef CASLIST_LIB_ATOMIC_H
-#define CASLIST_LIB_ATOMIC_H
+#ifndef CASLIST_STATIC_ATOMIC_H
+#define CASLIST_STATIC_ATOMIC_H
 
 #ifdef __cplusplus
 #define CASLIST_LK_ATOMIC(type) type
@@ -108,4 +108,4 @@ static inline T atomic_fetch_sub_explicit(T *p, U v, caslist_lk_memory_order mo)
 #define CASLIST_LK_THREAD_LOCAL_STRUCT CASLIST_LK_THREAD_LOCAL
 #endif
 
-#endif /* CASLIST_LIB_ATOMIC_H */
+#endif /* CASLIST_STATIC_ATOMIC_H */

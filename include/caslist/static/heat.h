@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * <caslist/static/heat.h> - the heat: the budget a hot link's next wait
+ * starts from, per thread (per translation unit in inline mode).  A wait
+ * that had to back off leaves its budget here, so the same thread's
+ * next wait on a hot head starts where this one ended: a thread that
+ * keeps losing the head parks longer and longer (up to the cap), and the
+ * winner runs a streak on lines it holds.  Each acquisition without a
+ * wait halves it.  Used by the head waits (caslist_lk_lock_head,
+ * move_head).  Not shared between threads: no atomics.
+ */
+#ifndef CASLIST_STATIC_HEAT_H
+#define CASLIST_STATIC_HEAT_H
+
+#include "backoff.h"
+
+CASLIST_LK_BEGIN
+
+static CASLIST_LK_THREAD_LOCAL unsigned caslist_lk_backoff_heat __attribute__((unused));
+
+static inline void caslist_lk_backoff_heat_start(struct caslist_lk_backoff *b)
+{
+	if (caslist_lk_backoff_heat > b->spins)
+		b->spins = caslist_lk_backoff_heat;
+}
+
+static inline void caslist_lk_backoff_heat_end(const struct caslist_lk_backoff *b, unsigned start)
+{
+	if (b->spins != start)
+		caslist_lk_backoff_heat = b->spins;
+	else if (caslist_lk_backoff_heat != 0)
+		caslist_lk_backoff_heat >>= 1;
+}
+
+CASLIST_LK_END
+
+#endif /* CASLIST_STATIC_HEAT_H */
