@@ -375,7 +375,7 @@ static void ownership(void)
 }
 
 /*
- * The walk contract (doc/protocol.md section 7): a walk whose cursor node
+ * The walk contract (doc/protocol.md, "Traversal"): a walk whose cursor node
  * is removed and re-added further on goes on from the new place and skips
  * the nodes between (this is the documented exception); a walk whose
  * cursor stays put sees every node that stays put.

@@ -25,7 +25,7 @@
  * 1.0 (every hot line changes cores every operation); 0.01 means streaks
  * of about 100 operations on lines one core already holds.  That share,
  * more than the time spent waiting, is what sets the rate of a hot head
- * (doc/protocol.md section 9).  Threads are not pinned.
+ * (doc/protocol.md, "The hot head").  Threads are not pinned.
  */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/xlist.c - concurrent stress of several lists whose nodes move
- * between them (doc/protocol.md section 3, "many lists").
+ * between them (doc/protocol.md, "Lock order", "many lists").
  *
  * Usage: xlist <mix> <threads> <seconds> <seed> [lists] [nodes]
  *   mix: move   nodes move among `lists` lists (default 2) in both

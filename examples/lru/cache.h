@@ -34,7 +34,7 @@
  *   R3  Readers (get) find an object and copy its value out under the
  *       stripe lock; the object is reused only after it has left the index
  *       under that lock, so no reader can see a reused object's value.
- *   R4  The caslist memory rule (doc/protocol.md section 6) holds because
+ *   R4  The caslist memory rule (doc/protocol.md, "Contracts callers must keep") holds because
  *       the pool is type-stable: a stale evictor may CAS a reused node;
  *       the CAS is harmless (I3) and the memory is still a caslist node.
  *

@@ -163,7 +163,7 @@ static int isolate_lazy(struct tctx *t, struct obj **out, int n)
 			continue;
 		}
 		/* Racing evictors (and replaces) may target v: exactly
-		 * one del_if_linked wins it (protocol section 6). */
+		 * one del_if_linked wins it (doc/protocol.md, "Contracts callers must keep"). */
 		if (caslist_del_if_linked(v))
 			out[k++] = o;
 		else

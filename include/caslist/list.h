@@ -22,8 +22,8 @@
  *    may be re-added to this or another caslist list at once.
  *  - Many lists: nodes may move between any number of lists at any time
  *    (move_head from another list, or remove then add elsewhere); every
- *    operation is deadlock-free across lists (doc/protocol.md section 3).
- *  - Node states (doc/protocol.md section 1 has the full table):
+ *    operation is deadlock-free across lists (doc/protocol.md, "Lock order").
+ *  - Node states (doc/protocol.md, "Objects and the lock word" has the full table):
  *      FRESH   never added, or re-initialised by caslist_node_init: anyone
  *              may add it; of several racing caslist_touch calls exactly
  *              one adds it.
@@ -183,7 +183,7 @@ CASLIST_API bool caslist_del_if_linked(struct caslist_node *n);
  * lists.  It is two steps, not one atomic move: between them @n is on no
  * list (in transit, locked: removers wait for it), so a concurrent pop of
  * its old list may find that list without it - even empty, if @n was its
- * only node - before @n appears at @l's head (doc/protocol.md section 3).  Returns CASLIST_OK or CASLIST_ENOENT (n not linked: FRESH,
+ * only node - before @n appears at @l's head (doc/protocol.md, "Lock order").  Returns CASLIST_OK or CASLIST_ENOENT (n not linked: FRESH,
  * OWNED or QUEUED; it adds nothing). */
 CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n);
 /** caslist_touch - move @n to the front of @l if it is linked (on any
@@ -297,7 +297,7 @@ CASLIST_API size_t caslist_batch_cancel(struct caslist_batch *b, struct caslist_
  * walk - unless the node at the cursor was removed and re-added (or moved
  * within @l) between two calls: the walk then goes on from the cursor's
  * new place and may skip nodes between the old and the new place, or see
- * some twice.  doc/protocol.md section 7 has the exact rule. */
+ * some twice.  doc/protocol.md, "Traversal" has the exact rule. */
 CASLIST_API int caslist_iter_next(const struct caslist_list *l, struct caslist_node **cur);
 
 /* ---- lock-word primitives, for building your own operations ---------
@@ -407,8 +407,8 @@ CASLIST_API const char *caslist_check_strerror(int code);
  * head when it returns CASLIST_EAGAIN (the cursor's node was removed, or
  * moved to another list): returns true with *@cur on the next node, false
  * at the end of @l.  After a restart the walk sees again nodes it has
- * already seen.  The guarantees are caslist_iter_next's (doc/protocol.md
- * section 7): every node that stays on @l unmoved for the whole walk is
+ * already seen.  The guarantees are caslist_iter_next's (doc/protocol.md,
+ * "Traversal"): every node that stays on @l unmoved for the whole walk is
  * seen, unless the cursor's node is moved within @l between two steps;
  * a walk whose cursor keeps being removed may not end, so bound it. */
 static inline bool caslist_iter_step(const struct caslist_list *l, struct caslist_node **cur)

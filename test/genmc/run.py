@@ -16,7 +16,7 @@
    and release -> relaxed), one mutant per weakening, in a copy of the
    staging folder.  Each mutant must be killed (GenMC reports an error under
    RC11 in some client), or be listed in test/genmc/survivors with the
-   argument's place in doc/protocol.md section 5.  A listed mutant that is
+   argument's place in doc/protocol.md, "Memory orders".  A listed mutant that is
    killed, or a listed key that matches no site, fails too (the list is
    stale).  A listed reason that starts with "TODO" marks an order no
    client catches yet and no argument covers: reported "not ok ... # TODO"

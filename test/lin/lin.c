@@ -53,7 +53,7 @@
  *   move_head(l, n)       n first on l (from any list); ENOENT if not linked.
  *                         NOT one atomic step: n leaves its list first and
  *                         enters l's head later (static/list_ops.h [S7],
- *                         doc/protocol.md section 3's table); in between
+ *                         doc/protocol.md, "Lock order"'s table); in between
  *                         it is on no list, a pop of its old list can find
  *                         that list empty (seen: a one-node list), and every
  *                         call that targets n waits.  The model takes the

@@ -27,7 +27,7 @@ if [ "${CASLIST_MODEL_EACH:-0}" = 1 ]; then
 	scens="1 2 3 4 5 6 7 8 9 10 11 12 13 14"
 	fl_scens="1 2 3 4"
 fi
-n=2
+n=3
 for m in $mutants $fl_mutants $scens $fl_scens; do n=$((n + 1)); done
 tap_plan $n
 skip=
@@ -75,6 +75,7 @@ clean() {
 	verify "$m" "$@"
 	if [ "$errors" = 0 ]; then
 		tap_ok "$t: errors 0, $states states stored"
+		echo "| $t | errors 0, $states states stored |" >>"$tmp/figures"
 	else
 		tap_notok "$t: errors $errors" "$(printf '%s\n' "$out" | head -n 30)"
 	fi
@@ -85,6 +86,7 @@ caught() {
 	verify "$1" -D"$2"
 	if [ "$errors" -gt 0 ] 2>/dev/null; then
 		tap_ok "$1: mutant $2 caught: $first"
+		echo "| $1 | mutant $2 caught: $first |" >>"$tmp/figures"
 	else
 		tap_notok "$1: mutant $2 not caught (errors $errors)" "$(printf '%s\n' "$out" | head -n 30)"
 	fi
@@ -96,4 +98,13 @@ for m in $mutants; do caught list.pml "$m"; done
 for m in $fl_mutants; do caught freelist.pml "$m"; done
 for s in $scens; do clean list.pml "list.pml scenario $s" -DSCEN="$s"; done
 for s in $fl_scens; do clean freelist.pml "freelist.pml scenario $s" -DSCEN="$s"; done
+# Drift check: doc/verification-figures.md (tools/verification-figures) is
+# the one home of these figures; every line this run produced must be in
+# its spin table as it is, so a model change without a regenerated doc fails.
+doc=$here/../../doc/verification-figures.md
+touch "$tmp/figures"
+stale=$(grep -vxF -f "$doc" "$tmp/figures")
+[ -z "$stale" ]
+tap_check $? "doc/verification-figures.md has this run's spin figures ($(wc -l <"$tmp/figures") lines)" \
+	"not in the doc (run tools/verification-figures): $stale"
 tap_done

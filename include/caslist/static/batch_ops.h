@@ -5,7 +5,7 @@
  * splice them all with one head-link lock.  The one definition: lib/batch.c
  * compiles them into the library's symbols, and CASLIST_INLINE users get
  * them inline (<caslist/static/batch_ops.h>), so a user TSan
- * build sees a hand-off through a batch too.  doc/protocol.md section 4
+ * build sees a hand-off through a batch too.  doc/protocol.md, "The link steps"
  * ("Batches") has the protocol; every write to a link is a step of link.h
  * ([S6]'s delete with a batch mark instead of POISON, [L10] to chain, [L7]
  * to splice).
@@ -44,12 +44,13 @@ static inline void caslist__batch_flush(struct caslist_batch *b);
 static inline int caslist__batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 					   struct caslist_node *n)
 {
+	struct caslist_lk_backoff bo = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *s, *p;
 	uintptr_t seen;
 
 	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
 			"the batch holds nodes for another list (flush it first)");
-	s = caslist_lk_lock_pair(n, &p, &seen, "caslist_batch_move_head");
+	s = caslist_lk_lock_pair(n, &p, &seen, &bo, "caslist_batch_move_head");
 	if (s == NULL) {
 		if (seen == caslist_lk_batch_word(b))
 			return CASLIST_BATCH_QUEUED;
@@ -120,7 +121,7 @@ static inline void caslist__batch_flush(struct caslist_batch *b)
 
 /*
  * [S15] cancel: the queued nodes become OWNED by the caller, in no list
- * (caslist_lk_own_node: POISON, as a removal leaves them), and the batch is
+ * (caslist_lk_poison: POISON, as a removal leaves them), and the batch is
  * empty.  Only the batch's thread writes those words while they are
  * queued (every other thread sees "not linked" and writes nothing), so a
  * plain store is enough; release as in caslist_lk_poison.
@@ -130,7 +131,7 @@ static inline size_t caslist__batch_cancel(struct caslist_batch *b, struct casli
 	unsigned k = b->n;
 
 	for (unsigned i = 0; i < k; i++) {
-		caslist_lk_own_node(b->node[i]);
+		caslist_lk_poison(b->node[i], CASLIST_POISON_NEXT);
 		if (out != NULL)
 			out[i] = b->node[i];
 	}

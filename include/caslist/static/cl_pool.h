@@ -46,7 +46,7 @@ static inline void caslist_lk_cl_pool_init(struct caslist_fl *fl)
  *  - d[1..]: through fl->spare, add_head's release (caslist_lk_unlock) and the
  *    acquire CAS of the pop_head that takes it (caslist_lk_cl_alloc);
  *  - d[0], and any descriptor once it is in use: through the pointers to
- *    it in its nodes, whose stores are releases (freelist.c: caslist_lk_set_cluster,
+ *    it in its nodes, whose stores of a descriptor are releases (caslist_lk_set_cluster:
  *    put_batch, build_add, put) and whose loads are acquires (caslist_lk_cluster_of).
  *    A scanner (caslist_fl_node_state) reaches it that way and never
  *    through a list: a relaxed store there was the race test/fl_grow finds.

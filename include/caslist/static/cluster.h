@@ -59,8 +59,8 @@ static inline struct caslist_fl_node *caslist_lk_fl_node_of(struct caslist_node 
 	return caslist_entry(n, struct caslist_fl_node, link);
 }
 
-/* Acquire: pairs with the release stores that set the pointer (caslist_lk_set_cluster,
- * and the three stores of a new cluster in put_batch, build_add and put),
+/* Acquire: pairs with the release store of a descriptor in
+ * caslist_lk_set_cluster (put_batch, build_add and put),
  * so a thread that reaches a descriptor through a node - a scanner, a
  * remover, not only the list's walkers - sees it initialised (the slab's
  * calloc in grow included) before it locks it. */
@@ -69,12 +69,18 @@ static inline struct caslist_cluster *caslist_lk_cluster_of(struct caslist_fl_no
 	return atomic_load_explicit(&x->cluster, memory_order_acquire);
 }
 
-/* Relaxed (G3): every caller stores NULL (a remove, the take's resets); a
- * reader that sees NULL reports "not free" and reads nothing the writer
- * wrote.  The stores of a real descriptor are releases at their sites. */
+/* THE writer of x->cluster.  A descriptor: release, pairs with the acquire
+ * in caslist_lk_cluster_of (a thread that reaches c through x sees it
+ * initialised, the slab's calloc included).  NULL (a remove, the take's
+ * resets, a node's init): relaxed (G3), as a reader that sees NULL reports
+ * "not free" and reads nothing the writer wrote.  Callers pass a constant
+ * NULL or a descriptor, so the branch folds away. */
 static inline void caslist_lk_set_cluster(struct caslist_fl_node *x, struct caslist_cluster *c)
 {
-	atomic_store_explicit(&x->cluster, c, memory_order_relaxed);
+	if (c == NULL)
+		atomic_store_explicit(&x->cluster, NULL, memory_order_relaxed);
+	else
+		atomic_store_explicit(&x->cluster, c, memory_order_release);
 }
 
 /* The descriptor pool: static/cl_pool.h. */

@@ -50,7 +50,7 @@ CASLIST_LK_C_END
 /*
  * Tier 1b (every build): misuse that would otherwise hang or corrupt
  * silently, where the check costs a load of a line the operation touches
- * anyway and a predicted branch (doc/protocol.md section 9 lists them with
+ * anyway and a predicted branch (doc/protocol.md, "Misuse checks" lists them with
  * their measured cost).  Aborts with the same message as CASLIST_LK_CHECK.
  */
 #ifndef CASLIST_MEASURE_NO_REQUIRE
@@ -59,7 +59,7 @@ CASLIST_LK_C_END
 		if (__builtin_expect(!(cond), 0))                              \
 			caslist_lk_misuse((op), (node), (what));                 \
 	} while (0)
-#else	/* only to measure what the checks cost (doc/protocol.md section 9) */
+#else	/* only to measure what the checks cost (doc/protocol.md, "Misuse checks") */
 #define CASLIST_LK_REQUIRE(cond, op, node, what) ((void)0)
 #endif
 
@@ -76,7 +76,7 @@ CASLIST_LK_C_END
 
 /* One slot: the last link recorded here and the operation that took it.
  * A slot is shared by every link that hashes to it: a reader checks the
- * link before it trusts the op (caslist__holder_of). */
+ * link before it trusts the op (caslist_lk_holder_of). */
 struct caslist_lk_holder {
 	CASLIST_LK_ATOMIC(uintptr_t) link;
 	CASLIST_LK_ATOMIC(const char *) op;

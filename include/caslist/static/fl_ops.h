@@ -12,7 +12,7 @@
  * Lock order: a cluster lock, then link locks (through the list
  * operations); never two cluster locks at once; link-lock holders never
  * take a cluster lock.  So no cycle can form across the two levels, and
- * the list level is deadlock-free by itself (doc/protocol.md section 3).
+ * the list level is deadlock-free by itself (doc/protocol.md, "Lock order").
  *
  * The free list only ever adds at the tail (put, put_batch) and cuts at
  * the front (take): nothing can appear in front of the front cluster, so
@@ -37,7 +37,7 @@ CASLIST_LK_BEGIN
  * this line (the head's words) next anyway. */
 static inline void caslist_lk_fl_check_init(const struct caslist_fl *fl, const char *op)
 {
-	CASLIST_LK_REQUIRE(caslist__initialised(&fl->list), op, fl,
+	CASLIST_LK_REQUIRE(caslist_lk_list_initialised(&fl->list), op, fl,
 			"free list is not initialised (caslist_fl_init)");
 }
 
@@ -64,7 +64,7 @@ static inline void caslist__fl_reserve(struct caslist_fl *fl, size_t n)
 static inline void caslist__fl_node_init(struct caslist_fl_node *x)
 {
 	caslist__node_init(&x->link);
-	atomic_store_explicit(&x->cluster, NULL, memory_order_relaxed);
+	caslist_lk_set_cluster(x, NULL);
 }
 
 /* ---- take ---- */
@@ -93,7 +93,7 @@ static inline struct caslist_cluster *caslist_lk_fl_lock_front(struct caslist_fl
 
 	for (;;) {
 		/* The first node: a hint (acquire), validated below. */
-		struct caslist_node *g = caslist__first_hint(&fl->list);
+		struct caslist_node *g = caslist_lk_first_hint(&fl->list);
 		struct caslist_cluster *c;
 
 		if (g == h)
@@ -102,7 +102,7 @@ static inline struct caslist_cluster *caslist_lk_fl_lock_front(struct caslist_fl
 		if (c != NULL) {
 			caslist_lk_cl_lock(c);
 			if (c->state == CASLIST_LK_CL_LIVE && caslist_lk_cluster_of(caslist_lk_fl_node_of(g)) == c &&
-			    caslist__first_hint(&fl->list) == g)
+			    caslist_lk_first_hint(&fl->list) == g)
 				return c;
 			caslist_lk_cl_unlock(c);
 		}
@@ -143,7 +143,7 @@ static inline size_t caslist__fl_take(struct caslist_fl *fl, size_t want, struct
 		if (b->eager) {
 			/* Window open: reset the cluster pointers now, under
 			 * this cluster's lock, so no node is ever seen TAKEN. */
-			struct caslist_node *n = caslist__first_hint(&fl->list);
+			struct caslist_node *n = caslist_lk_first_hint(&fl->list);
 
 			for (;;) {
 				struct caslist_node *nx = caslist__chain_next(n);
@@ -201,7 +201,7 @@ static inline struct caslist_fl_node *caslist__fl_batch_next(struct caslist_fl_b
 	}
 	/* The node is the taker's now: OWNED, as a pop leaves a node (a
 	 * touch of it adds nothing). */
-	caslist__node_own(n);
+	caslist_lk_poison(n, CASLIST_POISON_NEXT);
 	return x;
 }
 
@@ -228,7 +228,7 @@ static inline void caslist__fl_put_batch(struct caslist_fl *fl, struct caslist_f
 		 * pointer, not through the list, before the splice; it must
 		 * see c initialised (grow's calloc, cl_alloc) before it locks
 		 * c.  A plain store on x86. */
-		atomic_store_explicit(&x->cluster, c, memory_order_release);
+		caslist_lk_set_cluster(x, c);
 		if (i + 1 < n)
 			x = caslist_lk_fl_node_of(caslist__chain_next(&x->link));
 	}
@@ -257,7 +257,7 @@ static inline void caslist__fl_build_add(struct caslist_fl_builder *b, struct ca
 	CASLIST_LK_CHECK(caslist_lk_cluster_of(x) == NULL, "caslist_fl_build_add", x, "node is already free");
 	/* Release: pairs with the acquire in caslist_lk_cluster_of, as in put_batch
 	 * (a scanner may lock b->c through x before build_put's splice). */
-	atomic_store_explicit(&x->cluster, b->c, memory_order_release);
+	caslist_lk_set_cluster(x, b->c);
 	if (b->last != NULL)
 		caslist__chain_link(&b->last->link, &x->link);
 	else
@@ -294,7 +294,7 @@ static inline void caslist__fl_put(struct caslist_fl *fl, struct caslist_fl_node
 	 * per-node check stays debug-only: it is a second walk's worth.) */
 	CASLIST_LK_REQUIRE(caslist_lk_cluster_of(x) == NULL, "caslist_fl_put", x, "node is already free");
 	for (int tries = 0; tries < 4; tries++) {
-		struct caslist_node *t = caslist__tail_hint(&fl->list);
+		struct caslist_node *t = caslist_lk_tail_hint(&fl->list);
 		struct caslist_cluster *c;
 
 		if (t == NULL)
@@ -308,12 +308,12 @@ static inline void caslist__fl_put(struct caslist_fl *fl, struct caslist_fl_node
 			break;
 		}
 		/* c's tail is the list's tail: hold its link (expect head). */
-		if (&c->tail->link == t && caslist__lock_tail_at(&fl->list, t, "caslist_fl_put")) {
+		if (&c->tail->link == t && caslist_lk_lock_tail_at(&fl->list, t, "caslist_fl_put")) {
 			/* Release: pairs with the acquire in caslist_lk_cluster_of, as in
 			 * put_batch (c came to us through an acquire of t's
 			 * pointer, so c's allocation happens before it too). */
-			atomic_store_explicit(&x->cluster, c, memory_order_release);
-			caslist__insert_tail_locked(&fl->list, t, &x->link, "caslist_fl_put");
+			caslist_lk_set_cluster(x, c);
+			caslist_lk_insert_tail_locked(&fl->list, t, &x->link, "caslist_fl_put");
 			c->tail = x;
 			c->nr++;
 			caslist_lk_cl_unlock(c);
@@ -350,7 +350,7 @@ static inline void caslist__fl_cache_flush(struct caslist_fl *fl, struct caslist
 /* ---- remove and node state ---- */
 
 /* [F5] remove: lock x's cluster, re-check x->cluster; TAKEN: ENOENT;
- * BUILDING: again; LIVE: delete x (caslist__del_pred), fix tail and count. */
+ * BUILDING: again; LIVE: delete x (caslist_lk_del), fix tail and count. */
 static inline int caslist__fl_remove(struct caslist_fl *fl, struct caslist_fl_node *x)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
@@ -382,7 +382,7 @@ static inline int caslist__fl_remove(struct caslist_fl *fl, struct caslist_fl_no
 		 * holder removes c's nodes), so the list's delete cannot miss. */
 		caslist_lk_set_cluster(x, NULL);
 		/* x is the caller's now: OWNED, as after any removal */
-		(void)caslist__del_pred(&x->link, &p, "caslist_fl_remove");
+		(void)caslist_lk_del(&x->link, &p, "caslist_fl_remove");
 		if (c->tail == x)	/* p is in c iff c had more nodes (a run) */
 			c->tail = c->nr > 1 ? caslist_lk_fl_node_of(p) : NULL;
 		if (--c->nr == 0) {

@@ -83,18 +83,23 @@ static inline void caslist_lk_insert_locked(struct caslist_node *pos, struct cas
 }
 
 /*
- * caslist_lk_poison - mark a removed node as not linked (OWNED by its
- * remover).  Requires L(n) held; consumes it.  Both stores relaxed
- * (doc/protocol.md section 5, G5): every reader of POISON only learns
- * "not linked" - caslist_lk_lock and touch return ENOENT / GONE, iter_next
- * EAGAIN, chain_next NULL - and reads nothing else the remover wrote; the
- * node is then its remover's, whose later writes are in program order,
- * and whose hand-back (caslist_node_init) is a release of its own.
+ * caslist_lk_poison - THE writer of the unlinked states a removal leaves:
+ * prev = POISON_PREV, next = NEXT, which is CASLIST_POISON_NEXT (OWNED by
+ * the remover) or a batch word b|CASLIST_LK_BATCH_TAG (QUEUED in batch b).
+ * Requires L(n) held (consumed), or n already the caller's (a node taken
+ * off a chain it owns, a cancelled batch).  Both stores relaxed
+ * (doc/protocol.md, "Memory orders", G5): every reader of these words only
+ * learns "not linked" (or "queued") - caslist_lk_lock and touch return
+ * ENOENT / GONE / OK, iter_next EAGAIN, chain_next NULL - and reads nothing
+ * else the remover wrote; the node is then its remover's (or its batch
+ * thread's), whose later writes are in program order, and whose hand-back
+ * (caslist_node_init) is a release of its own.  The one other POISON
+ * store is a cut's chain end (caslist_lk_cut_locked), which keeps prev.
  */
-static inline void caslist_lk_poison(struct caslist_node *n)
+static inline void caslist_lk_poison(struct caslist_node *n, uintptr_t next)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_relaxed);
+	atomic_store_explicit(&n->next, next, memory_order_relaxed);
 }
 
 /*
@@ -109,16 +114,14 @@ static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct ca
 {
 	caslist_lk_set_prev_checked(succ, pred, n, op);
 	caslist_lk_unlock(pred, succ);
-	caslist_lk_poison(n);
+	caslist_lk_poison(n, CASLIST_POISON_NEXT);
 }
 
 /*
  * caslist_lk_unlink_to_batch - as caslist_lk_unlink_locked, but n is left queued in a
- * batch: prev poisoned, next = word (b | CASLIST_LK_BATCH_TAG) instead of POISON.
- * Step 3 is relaxed, as in caslist_lk_poison (G5): a reader of the batch
- * word only learns "not linked" (or "queued": a batch_move_head reports
- * OK, a touch OK) and reads nothing else; the flush that links the node
- * again is the batch's own thread.
+ * batch: step 3 writes the batch word (b | CASLIST_LK_BATCH_TAG) instead of
+ * POISON (caslist_lk_poison); the flush that links the node again is the
+ * batch's own thread.
  */
 static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct caslist_node *n,
 					      struct caslist_node *succ, uintptr_t word,
@@ -126,8 +129,7 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
 {
 	caslist_lk_set_prev_checked(succ, pred, n, op);
 	caslist_lk_unlock(pred, succ);
-	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, word, memory_order_relaxed);
+	caslist_lk_poison(n, word);
 }
 
 /*
@@ -137,12 +139,13 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
  * caslist_del, caslist_del_if_linked and caslist_fl_remove: one protocol,
  * checked once.
  */
-static inline int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
+CASLIST_LK_STEP int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
 {
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *p, *s;
 	uintptr_t seen;
 
-	s = caslist_lk_lock_pair(n, &p, &seen, op);
+	s = caslist_lk_lock_pair(n, &p, &seen, &b, op);
 	if (s == NULL)
 		return CASLIST_ENOENT;
 	caslist_lk_unlink_locked(p, n, s, op);
@@ -194,18 +197,6 @@ static inline void caslist_lk_init_node(struct caslist_node *n)
 {
 	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
 	atomic_store_explicit(&n->next, 0, memory_order_release);
-}
-
-/*
- * caslist_lk_own_node - make n OWNED (next POISON_NEXT, prev POISON_PREV), as a
- * removal leaves it: for a node its thread holds outside every list by
- * other means (a free-list take walking a cut chain, a cancelled batch).
- * The caller already owns n.  Relaxed, as caslist_lk_poison (G5).
- */
-static inline void caslist_lk_own_node(struct caslist_node *n)
-{
-	atomic_store_explicit(&n->prev, CASLIST_POISON_PREV, memory_order_relaxed);
-	atomic_store_explicit(&n->next, CASLIST_POISON_NEXT, memory_order_relaxed);
 }
 
 /*

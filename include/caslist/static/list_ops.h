@@ -106,7 +106,7 @@ static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, 
 	for (;;) {
 		struct caslist_node *t = caslist_lk_prev_hint(h);
 
-		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect_op(t, h, op))
+		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, h, op))
 			return t;
 		if (!caslist_lk_prev_valid(t))
 			caslist_lk_check_list(h, op);
@@ -166,7 +166,7 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 	struct caslist_node *s;
 
 	caslist_lk_check_addable(n, "caslist_add_after");
-	s = caslist_lk_lock_op(pos, "caslist_add_after");
+	s = caslist_lk_lock(pos, "caslist_add_after");
 	if (s == NULL)
 		return caslist_lk_pos_gone(pos, "caslist_add_after");
 	caslist_lk_insert_locked(pos, s, n, n, "caslist_add_after");
@@ -189,11 +189,11 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 	for (;;) {
 		struct caslist_node *s, *p;
 
-		if (caslist_lk_trylock_op(pos, &s, "caslist_add_near")) {
+		if (caslist_lk_trylock(pos, &s, "caslist_add_near")) {
 			caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
 			return CASLIST_NEAR_AFTER;
 		}
-		p = caslist_lk_trylock_prev_op(pos, "caslist_add_near");
+		p = caslist_lk_trylock_prev(pos, "caslist_add_near");
 		if (p != NULL) {
 			caslist_lk_insert_locked(p, pos, n, n, "caslist_add_near");
 			return CASLIST_NEAR_BEFORE;
@@ -232,10 +232,10 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  *  - holding L(pred) while WAITING for L(head) deadlocks across lists
  *    when pred is another list's head (the node was first there): two
  *    moves in opposite directions each hold one head and wait for the
- *    other (doc/protocol.md section 3, rule R1).  An attempt cannot
+ *    other (doc/protocol.md, "Lock order", rule R1).  An attempt cannot
  *    deadlock: a failed one gives everything back.
  *  - on a hot head the rate is set by how rarely its lines change cores
- *    (doc/protocol.md section 9): a loser that waits holding L(n) of a
+ *    (doc/protocol.md, "The hot head"): a loser that waits holding L(n) of a
  *    node in transit (0.3's order: unlink, then wait for the head) blocks
  *    every thread that needs n while it is parked; a loser that holds
  *    nothing lets the winner run a streak.  Measured (test/waitstat,
@@ -249,27 +249,30 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *s, *p, *f;
+	uintptr_t seen;
 	unsigned start;
 
 	CASLIST_LK_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
-	s = caslist_lk_lock_prefetch_op(n, "caslist_move_head");
-	/* The first attempt runs straight through; the loop is the retry
-	 * (as caslist_lk_del). */
+	s = caslist_lk_lock_prefetch(n, &seen, "caslist_move_head");
+	/* caslist_lk_lock_pair's attempt, with one try at L(head) added to it:
+	 * written out, because built on lock_pair the rotate costs 147.5
+	 * instructions instead of 143.5 (tools/icount).  The first attempt
+	 * runs straight through; the loop is the retry. */
 	for (;;) {
 		const void *busy;
 
 		if (s == NULL)
 			return CASLIST_ENOENT;
-		p = caslist_lk_trylock_prev_op(n, "caslist_move_head");
+		p = caslist_lk_trylock_prev(n, "caslist_move_head");
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
 				caslist_lk_unlock(p, n);
 				caslist_lk_unlock(n, s);
 				return CASLIST_OK;
 			}
-			if (__builtin_expect(caslist_lk_trylock_op(h, &f, "caslist_move_head"), 1))
+			if (__builtin_expect(caslist_lk_trylock(h, &f, "caslist_move_head"), 1))
 				break;
 			caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
 			caslist_lk_check_list(h, "caslist_move_head");
@@ -279,7 +282,7 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
 		caslist_lk_backoff_wait(&b, busy, "caslist_move_head");
-		s = caslist_lk_lock_prefetch_op(n, "caslist_move_head");
+		s = caslist_lk_lock_prefetch(n, &seen, "caslist_move_head");
 	}
 	/* Holding L(n), L(pred) and L(head): unlink steps 1-2 (n leaves its
 	 * list, L(pred) is released), then insert after the head. */
@@ -353,7 +356,7 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 			caslist_lk_unlock(h, h);
 			return NULL;
 		}
-		if (caslist_lk_trylock_op(f, &s, "caslist_pop_head")) {
+		if (caslist_lk_trylock(f, &s, "caslist_pop_head")) {
 			caslist_lk_unlink_locked(h, f, s, "caslist_pop_head");
 			return f;
 		}
@@ -385,8 +388,8 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 				return NULL;
 		} else if (!caslist_lk_prev_valid(t)) {
 			caslist_lk_check_list(h, "caslist_pop_tail");
-		} else if (caslist_lk_lock_expect_op(t, h, "caslist_pop_tail")) {
-			struct caslist_node *p = caslist_lk_lock_prev_op(t, "caslist_pop_tail");
+		} else if (caslist_lk_lock_expect(t, h, "caslist_pop_tail")) {
+			struct caslist_node *p = caslist_lk_lock_prev(t, "caslist_pop_tail");
 
 			caslist_lk_unlink_locked(p, t, h, "caslist_pop_tail");
 			return t;
@@ -398,7 +401,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 /*
  * [S10] cut the prefix first..last: wait for L(last), then for L(head)
  * (waiting for a head link is allowed holding any non-head link: rule R2
- * of doc/protocol.md section 3).  The segment leaves the list at
+ * of doc/protocol.md, "Lock order").  The segment leaves the list at
  * head->next = succ(last).  Only first, last and succ(last) are written.
  *
  * List identity.  last may have been removed and re-added to another list
@@ -407,7 +410,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
  * (last is that list's tail).  last in the middle of another list cannot
  * be told apart in O(1) (membership is reachability, and an exact check
  * would touch the whole segment, which a cut exists not to do): the cut
- * rule (doc/protocol.md section 6) leaves it to the caller.
+ * rule (doc/protocol.md, "Contracts callers must keep") leaves it to the caller.
  */
 static inline struct caslist_node *caslist__cut_front(struct caslist_list *l,
 						      struct caslist_node *last)
@@ -416,7 +419,7 @@ static inline struct caslist_node *caslist__cut_front(struct caslist_list *l,
 	struct caslist_node *s, *f;
 
 	CASLIST_LK_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
-	s = caslist_lk_lock_op(last, "caslist_cut_front");
+	s = caslist_lk_lock(last, "caslist_cut_front");
 	if (s == NULL)
 		return NULL;	/* removed by a concurrent remover (or never linked) */
 	f = caslist_lk_lock_head(h, "caslist_cut_front");
@@ -489,7 +492,7 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 
 /* Was l initialised (caslist_init / CASLIST_LIST_INIT)?  Relaxed: the word
  * is 0 only if nobody ever initialised it. */
-static inline bool caslist__initialised(const struct caslist_list *l)
+static inline bool caslist_lk_list_initialised(const struct caslist_list *l)
 {
 	return atomic_load_explicit(&l->head.next, memory_order_relaxed) != 0;
 }
@@ -497,14 +500,14 @@ static inline bool caslist__initialised(const struct caslist_list *l)
 /* The first node of l as of now, or &l->head if l is empty: a hint, to be
  * validated under a lock.  Acquire: pairs with the caslist_lk_unlock that made
  * it first, so its contents (and what it points to) are visible. */
-static inline struct caslist_node *caslist__first_hint(const struct caslist_list *l)
+static inline struct caslist_node *caslist_lk_first_hint(const struct caslist_list *l)
 {
 	return caslist_lk_node_of(atomic_load_explicit(&l->head.next, memory_order_acquire));
 }
 
 /* The tail of l as of now (caslist_lk_prev_hint of the head), or NULL if l is empty
- * or the hint is not usable: a hint, validated by caslist__lock_tail_at. */
-static inline struct caslist_node *caslist__tail_hint(const struct caslist_list *l)
+ * or the hint is not usable: a hint, validated by caslist_lk_lock_tail_at. */
+static inline struct caslist_node *caslist_lk_tail_hint(const struct caslist_list *l)
 {
 	struct caslist_node *h = caslist_lk_head_of(l), *t = caslist_lk_prev_hint(h);
 
@@ -513,51 +516,36 @@ static inline struct caslist_node *caslist__tail_hint(const struct caslist_list 
 
 /* Step [S1] without the wait for a new tail: take L(t) only while t is l's tail
  * (t->next == head; waits while it is locked).  true: the caller holds
- * L(t) and must release it with caslist__insert_tail_locked. */
-static inline bool caslist__lock_tail_at(struct caslist_list *l, struct caslist_node *t,
+ * L(t) and must release it with caslist_lk_insert_tail_locked. */
+static inline bool caslist_lk_lock_tail_at(struct caslist_list *l, struct caslist_node *t,
 					 const char *op)
 {
-	return caslist_lk_lock_expect_op(t, caslist_lk_head_of(l), op);
+	return caslist_lk_lock_expect(t, caslist_lk_head_of(l), op);
 }
 
 /* Step [L7]: insert n after the tail t whose link the caller holds
- * (caslist__lock_tail_at); releases it.  Linearizes at t->next = n. */
-static inline void caslist__insert_tail_locked(struct caslist_list *l, struct caslist_node *t,
+ * (caslist_lk_lock_tail_at); releases it.  Linearizes at t->next = n. */
+static inline void caslist_lk_insert_tail_locked(struct caslist_list *l, struct caslist_node *t,
 					       struct caslist_node *n, const char *op)
 {
 	caslist_lk_insert_locked(t, caslist_lk_head_of(l), n, n, op);
-}
-
-/* Step [S6]: delete n and tell its predecessor at the unlink (ENOENT if n is
- * not linked).  n is then OWNED by the caller. */
-static inline int caslist__del_pred(struct caslist_node *n, struct caslist_node **pred,
-				    const char *op)
-{
-	return caslist_lk_del(n, pred, op);
-}
-
-/* Mark n, which the caller holds outside every list (taken off a chain it
- * owns), OWNED: as a removal leaves it (caslist_lk_own_node). */
-static inline void caslist__node_own(struct caslist_node *n)
-{
-	caslist_lk_own_node(n);
 }
 
 /* ---- the lock-word primitives: thin wrappers over link.h ---- */
 
 static inline struct caslist_node *caslist__link_lock(struct caslist_node *x)
 {
-	return caslist_lk_lock_op(x, "caslist_link_lock");
+	return caslist_lk_lock(x, "caslist_link_lock");
 }
 
 static inline bool caslist__link_trylock(struct caslist_node *x, struct caslist_node **succ)
 {
-	return caslist_lk_trylock_op(x, succ, "caslist_link_trylock");
+	return caslist_lk_trylock(x, succ, "caslist_link_trylock");
 }
 
 static inline struct caslist_node *caslist__link_lock_prev(struct caslist_node *x)
 {
-	return caslist_lk_lock_prev_op(x, "caslist_link_lock_prev");
+	return caslist_lk_lock_prev(x, "caslist_link_lock_prev");
 }
 
 static inline void caslist__link_unlock(struct caslist_node *x, struct caslist_node *succ)
@@ -580,7 +568,7 @@ static inline void caslist__link_set_prev(struct caslist_node *x, struct caslist
  * holds and which is out of its list, becomes OWNED (consumes L(n)). */
 static inline void caslist__link_retire(struct caslist_node *n)
 {
-	caslist_lk_poison(n);
+	caslist_lk_poison(n, CASLIST_POISON_NEXT);
 }
 
 CASLIST_LK_END

@@ -5,6 +5,12 @@
  * it (caslist_lk_unlock), the waits built on them ([L1]-[L5]), the pair
  * a removal takes, the head's lock and a touch's claim.  The writes that
  * change the list while the locks are held are link.h's.
+ *
+ * Every step that can wait or report takes OP last: the name of the public
+ * operation (a string literal).  It is read only on cold paths - the
+ * stuck-wait line, a misuse abort, the debug builds' holder record - so
+ * after inlining it costs nothing on the fast path (HACKING.md, "The op
+ * argument").
  */
 #ifndef CASLIST_STATIC_LOCK_H
 #define CASLIST_STATIC_LOCK_H
@@ -22,7 +28,7 @@ CASLIST_LK_BEGIN
  * way of taking a link lock ([L1]-[L5], the touch claim) is this CAS.
  * Acquire on success: pairs with the release store that wrote the value we
  * replace - caslist_lk_unlock of the link's last holder, caslist_lk_poison /
- * caslist_lk_own_node of a remover, caslist_lk_init_node of an owner that made the node
+ * caslist_lk_poison of a remover, caslist_lk_init_node of an owner that made the node
  * FRESH - so that writer's writes (the successor's prev, the node contents)
  * happen before everything the new holder does.  Relaxed on failure: *seen
  * is then the value found, and the caller only re-decides from it (waits,
@@ -56,7 +62,7 @@ static inline void caslist_lk_unlock(struct caslist_node *x, struct caslist_node
  * [L2] caslist_lk_trylock - one attempt at L(x).  Relaxed load: only a guess at the
  * expected value; the CAS (caslist_lk_cas_lock: acquire) decides.
  */
-static inline bool caslist_lk_trylock_op(struct caslist_node *x, struct caslist_node **succ,
+static inline bool caslist_lk_trylock(struct caslist_node *x, struct caslist_node **succ,
 					 const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -76,11 +82,11 @@ static inline bool caslist_lk_trylock_op(struct caslist_node *x, struct caslist_
  * a second load, which could see a later state).  The lock is
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
- * caslist_lk_lock_prev).  caslist_lk_lock_from_b waits with the caller's
- * backoff (the head's wait starts from the heat: caslist_lk_lock_head).
+ * caslist_lk_lock_prev).  The wait uses the caller's backoff B (the
+ * head's wait starts from the heat: caslist_lk_lock_head).
  */
-static inline struct caslist_node *caslist_lk_lock_from_b(struct caslist_node *x, uintptr_t *vp,
-							  struct caslist_lk_backoff *b, const char *op)
+static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
+							struct caslist_lk_backoff *b, const char *op)
 {
 	uintptr_t v = *vp;
 
@@ -98,19 +104,12 @@ static inline struct caslist_node *caslist_lk_lock_from_b(struct caslist_node *x
 	}
 }
 
-static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
-							const char *op)
+static inline struct caslist_node *caslist_lk_lock(struct caslist_node *x, const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-
-	return caslist_lk_lock_from_b(x, vp, &b, op);
-}
-
-static inline struct caslist_node *caslist_lk_lock_op(struct caslist_node *x, const char *op)
-{
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	return caslist_lk_lock_from(x, &v, op);
+	return caslist_lk_lock_from(x, &v, &b, op);
 }
 
 /*
@@ -166,22 +165,15 @@ static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x)
 	return v;
 }
 
-static inline struct caslist_node *caslist_lk_lock_prefetch_op(struct caslist_node *x,
-							       const char *op)
+/* *seen: the unlinked value that made it return NULL (batch_move_head
+ * tells "queued elsewhere" from "not linked" by it). */
+static inline struct caslist_node *caslist_lk_lock_prefetch(struct caslist_node *x,
+							    uintptr_t *seen, const char *op)
 {
-	uintptr_t v = caslist_lk_prefetch_nbrs(x);
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
-	return caslist_lk_lock_from(x, &v, op);
-}
-
-/* caslist_lk_lock_prefetch_op that also returns, in *seen, the unlinked value
- * that made it return NULL (batch_move_head tells "queued elsewhere" from
- * "not linked" by it). */
-static inline struct caslist_node *caslist_lk_lock_prefetch_seen(struct caslist_node *x,
-								 uintptr_t *seen, const char *op)
-{
 	*seen = caslist_lk_prefetch_nbrs(x);
-	return caslist_lk_lock_from(x, seen, op);
+	return caslist_lk_lock_from(x, seen, &b, op);
 }
 
 /*
@@ -190,7 +182,7 @@ static inline struct caslist_node *caslist_lk_lock_prefetch_seen(struct caslist_
  * any other unlocked value (x is no longer expect's predecessor).
  * The lock is caslist_lk_cas_lock (acquire).
  */
-static inline bool caslist_lk_lock_expect_op(struct caslist_node *x, struct caslist_node *expect,
+static inline bool caslist_lk_lock_expect(struct caslist_node *x, struct caslist_node *expect,
 					     const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
@@ -237,7 +229,7 @@ static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
  * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
-static inline struct caslist_node *caslist_lk_trylock_prev_op(struct caslist_node *x,
+static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *x,
 							      const char *op)
 {
 	struct caslist_node *p = caslist_lk_prev_hint(x);
@@ -258,7 +250,7 @@ static inline struct caslist_node *caslist_lk_trylock_prev_op(struct caslist_nod
  * toward the head, and holders of the head's link never wait, so the
  * wait-for chain ends (doc/protocol.md, "No deadlock").
  */
-static inline struct caslist_node *caslist_lk_lock_prev_op(struct caslist_node *x, const char *op)
+static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
@@ -310,7 +302,7 @@ static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, 
 
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
-	f = caslist_lk_lock_from_b(h, &v, &b, op);
+	f = caslist_lk_lock_from(h, &v, &b, op);
 	CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
 	caslist_lk_backoff_heat_end(&b, start);
 	return f;
@@ -319,10 +311,12 @@ static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, 
 /*
  * caslist_lk_lock_pair - L(n) and L(pred(n)) for a removal (Step [S6], [S13]), never
  * waiting holding L(n): L(n) (NULL if n is not linked; *seen is then the
- * unlinked value that said so, caslist_lk_lock_prefetch_seen), then ONE
+ * unlinked value that said so, caslist_lk_lock_prefetch), then ONE
  * attempt at L(pred(n)) ([L4]); if pred's link is busy, give L(n) back
  * (the release store of the value it had) and back off holding nothing,
- * then start over.  Returns succ(n) with both held, *pred set.
+ * then start over, waiting with the caller's backoff B.  Returns succ(n)
+ * with both held, *pred set.  caslist_lk_del and batch_move_head call it;
+ * move_head writes the same attempt out with its try at the head added.
  *
  * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
  * lock order, rule R3): a thread that waits holding L(n) makes every
@@ -330,30 +324,29 @@ static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, 
  * behind it, and under the randomised wait (backoff.h) a waiter may park
  * for up to a millisecond: two parked threads, one behind the other.
  * Holding nothing while parked is what lets the winner of a hot list run
- * on (doc/protocol.md section 15).  The first attempt runs straight
+ * on (doc/protocol.md, "The hot head").  The first attempt runs straight
  * through and the loop is the retry: written as one loop around the
  * whole attempt, the uncontended delete ran 18% slower at one thread
  * (55 against 67 Mops/s).
  */
-static inline struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n,
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n,
 							struct caslist_node **pred, uintptr_t *seen,
-							const char *op)
+							struct caslist_lk_backoff *b, const char *op)
 {
-	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_node *s = caslist_lk_lock_prefetch_seen(n, seen, op);
+	struct caslist_node *s = caslist_lk_lock_prefetch(n, seen, op);
 	struct caslist_node *p;
 
 	for (;;) {
 		if (s == NULL)
 			return NULL;
-		p = caslist_lk_trylock_prev_op(n, op);
+		p = caslist_lk_trylock_prev(n, op);
 		if (__builtin_expect(p != NULL, 1))
 			break;
 		/* The link we could not take, for the stuck-wait line. */
 		p = caslist_lk_prev_hint(n);
 		caslist_lk_unlock(n, s);	/* give L(n) back as it was */
-		caslist_lk_backoff_wait(&b, p, op);
-		s = caslist_lk_lock_prefetch_seen(n, seen, op);
+		caslist_lk_backoff_wait(b, p, op);
+		s = caslist_lk_lock_prefetch(n, seen, op);
 	}
 	*pred = p;
 	return s;

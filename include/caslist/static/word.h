@@ -56,7 +56,7 @@ static inline bool caslist_lk_w_unlinked(uintptr_t w)
 {
 	return w == 0 || w == CASLIST_POISON_NEXT || caslist_lk_w_batched(w);
 }
-/* The two unlinked states a touch tells apart (doc/protocol.md section 1). */
+/* The two unlinked states a touch tells apart (doc/protocol.md, "Objects and the lock word"). */
 static inline bool caslist_lk_w_fresh(uintptr_t w) { return w == 0; }
 static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_NEXT; }
 
@@ -66,8 +66,8 @@ static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_
  * it).  Set by caslist_init, kept by every later write of head->prev
  * (caslist_lk_set_prev_checked reads the old flag first: the writer owns the word
  * under the link lock that points to it).  It makes "is x a head?" exact
- * for ANY list, which is what the cross-list rules need (doc/protocol.md
- * section 3): a walk that lands on another list's head, a cut whose last
+ * for ANY list, which is what the cross-list rules need (doc/protocol.md,
+ * "Lock order"): a walk that lands on another list's head, a cut whose last
  * node became another list's tail.  POISON_PREV also has bit 1 set, so it
  * is excluded explicitly.
  */
