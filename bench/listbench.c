@@ -80,7 +80,7 @@ static void usage(void)
 	     "  --run-limit=S    end a run after S seconds as \"too slow\": a number in\n"
 	     "                   (0, 86400] (default 2, quick 0.3, or 8 x min_time)\n"
 	     "  --lat-every=N    time one iteration in N (on average) for the latency\n"
-	     "                   percentiles: an integer in [0, 1000000], 0 = none (default 8)\n"
+	     "                   percentiles: an integer in [0, 1000000], 0 = none (default 64)\n"
 	     "  --smoke[=N]      N iterations per run, no estimation: the correctness\n"
 	     "                   smoke test (bench/smoke.sh); N in [1, 1000000000], 2048\n"
 	     "  --plant-bug=lost-node  drop one node of caslist's queue (the end-of-run\n"

@@ -9,7 +9,7 @@
 
 #include "runstat.h"
 
-unsigned runstat_every = 8;
+unsigned runstat_every = 64;
 _Atomic int runstat_first_done;
 
 static struct runstat_slot *slots;	/* one per thread of the run */
