@@ -1,6 +1,11 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
 EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
 	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
+# the latency histogram (bench/latency.h) on known values; plain C, no
+# Google Benchmark: built and run in every configuration
+check_PROGRAMS += bench/latency-test
+bench_latency_test_SOURCES = bench/latency-test.c bench/latency.c bench/latency.h test/tap.h
+TESTS += bench/latency-test
 CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
@@ -32,6 +37,7 @@ bench_libpeer_mcs_la_CFLAGS = $(BENCH_CFLAGS)
 
 noinst_PROGRAMS += bench/listbench
 bench_listbench_SOURCES = bench/listbench.c bench/peer.h bench/workload.c \
+	bench/runstat.c bench/runstat.h bench/latency.c bench/latency.h bench/ticks.c bench/ticks.h \
 	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c bench/peer_xlock.c bench/xlock.h \
 	bench/cbench.cc bench/cbench.h $(COMMON_CLI_SOURCES)
 bench_listbench_CPPFLAGS = $(BENCH_CPPFLAGS) \

@@ -15,7 +15,9 @@ and several runs give a spread.
 
 A run is a dict: ctx (the file's context, with --context values added),
 rows {key: {threads: {impl: [rate, ...]}}}, errors {key: {impl: {threads:
-message}}}, counters {key: {threads: {impl: {name: value}}}}.
+message}}}, counters {key: {threads: {impl: {name: value}}}} (COUNTERS:
+lock_wait, the lat_*_ns percentiles, fair, share_min, share_max,
+zero_threads).
 
 Errors are raised as InputError with a message that names the file; the
 scripts print "PROG: error: MESSAGE" and exit 2, never a traceback.
@@ -24,7 +26,15 @@ Python 3 standard library only.
 import json
 import os
 
-__all__ = ["InputError", "load", "load_context", "is_caslist", "peers_of", "smoke_of"]
+__all__ = ["InputError", "load", "load_context", "is_caslist", "peers_of", "smoke_of",
+           "COUNTERS", "LATENCY"]
+
+# listbench's user counters kept in a run's "counters" (doc/bench.md):
+# the lock peers' lock-wait share (lruvec), the latency percentiles of
+# single iterations in ns, and each thread's share of the iterations
+LATENCY = ("lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns")
+COUNTERS = ("lock_wait",) + LATENCY + ("lat_samples", "fair", "share_min", "share_max",
+                                       "zero_threads")
 
 
 class InputError(Exception):
@@ -104,7 +114,7 @@ def _listbench(doc, path):
         if ips is None:
             continue
         _add(run, key, t, impl, float(ips))
-        extra = {k: v for k, v in b.items() if k == "lock_wait"}
+        extra = {k: v for k, v in b.items() if k in COUNTERS}
         if extra:
             run["counters"].setdefault(key, {}).setdefault(t, {})[impl] = extra
     return [run]

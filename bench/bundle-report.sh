@@ -8,11 +8,34 @@
 #                   [min..max] over the rounds ('*': oversubscribed)
 #   DIR/compare.txt the full comparison (every run's ratio, the peers'
 #                   lock-wait shares, unsupported and too-slow runs)
-#   DIR/charts/     one PNG per workload: rate against threads, with the
-#                   core count, the commit and the date in the title
+#   DIR/charts/     per workload: rate and p99.9 latency against threads,
+#                   with the core count, the commit and the date in the title
+# ./report --help says the same.
+usage() {
+	cat <<'EOF'
+usage: ./report DIR
+The ratio table and the charts of a bench bundle's run; DIR is the --out
+folder of ./run (it holds context.json and the programs' JSON).  Writes
+  DIR/ratios.md    the conditions and one Markdown table: libcaslist / best
+                   peer per workload and thread count, median [min..max]
+  DIR/compare.txt  the full comparison: every run's ratio, latency
+                   percentiles and thread shares, lock-wait shares,
+                   unsupported and too-slow runs
+  DIR/charts/      rate and p99.9 latency against threads, one PNG each
+                   per workload (needs gnuplot)
+Needs python3.  A DIR that is not ./run's, or a bad option: one line
+"report: ...", exit 2.
+EOF
+}
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 here=$(cd "$here" && pwd)
-d=${1:?usage: ./report DIR (the --out folder of ./run)}
+case ${1-} in
+--help | -h) usage; exit 0 ;;
+-*) echo "report: unknown option '$1' (try ./report --help)" >&2; exit 2 ;;
+'') echo "report: which folder? usage: ./report DIR (try ./report --help)" >&2; exit 2 ;;
+esac
+[ $# -eq 1 ] || { echo "report: one folder only, got $# arguments (try ./report --help)" >&2; exit 2; }
+d=$1
 [ -f "$d/context.json" ] || { echo "report: $d/context.json: no such file (not a ./run folder?)" >&2; exit 2; }
 command -v python3 >/dev/null 2>&1 || { echo "report: python3 is needed (Debian: python3)" >&2; exit 2; }
 set --

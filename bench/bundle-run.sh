@@ -24,16 +24,19 @@ pinned) and the programs' stderr in DIR/log/.  Then, if python3 is here,
 charts/*.png if gnuplot is here too).  Otherwise copy DIR back and run
 ./report DIR (or bench/compare and bench/plot) where python3 is.
   --out DIR        output folder (default results-HOST-DATE)
-  --rounds N       rounds, >= 1 (default 5)
+  --rounds N       rounds, 1..100 (default 5)
   --seconds S      pagepool and lrucache seconds per point (default 1)
   --min-time S     listbench --benchmark_min_time (default 0.25)
-  --max-threads N  the highest thread count (default twice the cores)
+  --max-threads N  the highest thread count, 1..4096 (default twice the cores)
   --only LIST      the parts to run (default listbench,pagepool,lrucache)
   --filter REGEX   listbench --benchmark_filter (e.g. '^(lru_all|lruvec)/')
-  --mem SIZE       pagepool --mem (default its own, 1G)
+  --mem SIZE       pagepool --mem: digits, then K, M or G, 4M..1024G (default
+                   its own, 1G)
   --pin            pin threads (listbench --pin, pagepool --pin)
   --smoke          a correctness run: one round, tiny sizes, no timing worth
                    reading (make check runs this)
+Every value is checked before anything runs: a bad one prints one line
+"run: ..." and exits 2.
 EOF
 }
 
@@ -50,9 +53,26 @@ isnum() {	# a positive decimal number
 	case $1 in *[1-9]*) return 0 ;; esac
 	return 1
 }
-isint() {
+digits() {	# digits V MAX: V is 1 to MAX decimal digits (leading zeros dropped
+	# into $num), so that test and $(( )) never see a number they overflow
 	case $1 in '' | *[!0-9]*) return 1 ;; esac
-	[ "$1" -ge 1 ]
+	num=$1
+	while [ ${#num} -gt 1 ] && [ "${num#0}" != "$num" ]; do num=${num#0}; done
+	[ ${#num} -le "$2" ]
+}
+isint() {	# isint V LO HI: an integer in [LO, HI] (normalised into $num)
+	digits "$1" 9 && [ "$num" -ge "$2" ] && [ "$num" -le "$3" ]
+}
+issize() {	# pagepool --mem: digits, then K, M or G; 4M..1024G (its own range)
+	case $1 in
+	*[kK]) u=1024 d=10 ;;
+	*[mM]) u=1048576 d=7 ;;
+	*[gG]) u=1073741824 d=4 ;;
+	*) u=1 d=13 ;;
+	esac
+	digits "${1%[kKmMgG]}" $d || return 1
+	num=$((num * u))
+	[ "$num" -ge 4194304 ] && [ "$num" -le 1099511627776 ]
 }
 
 out= rounds=5 seconds=1 mintime=0.25 maxt= only=listbench,pagepool,lrucache filter= mem= pin= smoke=
@@ -74,13 +94,13 @@ while [ $# -gt 0 ]; do
 	esac
 	case $a in
 	--out) out=$v ;;
-	--rounds) isint "$v" || die "--rounds: '$v' is not an integer >= 1"; rounds=$v ;;
+	--rounds) isint "$v" 1 100 || die "--rounds: '$v' is not an integer in [1, 100]"; rounds=$num ;;
 	--seconds) isnum "$v" || die "--seconds: '$v' is not a number > 0"; seconds=$v ;;
 	--min-time) isnum "$v" || die "--min-time: '$v' is not a number > 0"; mintime=$v ;;
-	--max-threads) isint "$v" || die "--max-threads: '$v' is not an integer >= 1"; maxt=$v ;;
+	--max-threads) isint "$v" 1 4096 || die "--max-threads: '$v' is not an integer in [1, 4096]"; maxt=$num ;;
 	--only) only=$v ;;
 	--filter) filter=$v ;;
-	--mem) mem=$v ;;
+	--mem) issize "$v" || die "--mem: '$v' is not a size in [4M, 1024G] (digits, then K, M or G)"; mem=$v ;;
 	--pin) pin=1 ;;
 	--smoke) smoke=1 ;;
 	--help | -h) usage; exit 0 ;;

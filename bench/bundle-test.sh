@@ -7,14 +7,16 @@
 #      and lrucache inside the bundle's lib/ (--inhibit-cache, an empty
 #      environment)
 #  3 - ./run --smoke with an empty environment (no LD_LIBRARY_PATH): every
-#      part writes its JSON, ./report makes the ratio table
+#      part writes its JSON, ./report makes the ratio table, and
+#      compare.txt counts one run per workload (one round)
 #  4 - the same in a chroot that holds the bundle, /bin/sh and the five
 #      base commands the script uses (cat, date, mkdir, tr, and the shell's
 #      libc) and nothing else: no libstdc++, libbenchmark, liburcu,
 #      libcaslist, python or gnuplot; /proc and /sys bound in.  Needs root
 #      or unprivileged user namespaces (unshare -rm), else skipped.
-#  5 - bad options of ./run and a folder that is not ./run's for ./report
-#      exit 2 with a message
+#  5 - bad options of ./run (a number past the shell's arithmetic, a --mem
+#      that is no size) and of ./report, and a folder that is not ./run's,
+#      exit 2 with one line; good values pass; ./report --help is usage
 build=${CASLIST_BUILDDIR:-.}
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/test/tap.sh"
@@ -47,8 +49,10 @@ for f in listbench-r1.json pagepool.json lrucache-strict-r1.json lrucache-lazy-r
 	[ -s "$tmp/out/$f" ] && n=$((n + 1))
 done
 if [ $rc -eq 0 ] && [ $n -eq 6 ] && { ! command -v python3 >/dev/null ||
-	grep -q '^| lruvec/4096 | caslist' "$tmp/out/ratios.md"; }; then
-	tap_ok "run --smoke, empty environment: 6 JSON files$(command -v python3 >/dev/null && echo ', ratios.md')"
+	{ grep -q '^| lruvec/4096 | caslist' "$tmp/out/ratios.md" &&
+		grep -q '^1 run per workload$' "$tmp/out/compare.txt" &&
+		! grep -q '^[0-9]* runs' "$tmp/out/compare.txt"; }; }; then
+	tap_ok "run --smoke, empty environment: 6 JSON files$(command -v python3 >/dev/null && echo ', ratios.md, compare.txt: 1 run per workload')"
 else
 	tap_notok "run --smoke: exit $rc, $n of 6 JSON files" "$res$(cat "$tmp/out/log/"* 2>/dev/null | tail -20)"
 fi
@@ -91,17 +95,39 @@ elif [ -n "$ok" ]; then
 	fi
 fi
 bad=
-for a in "--rounds abc" "--rounds 0" "--seconds x" "--max-threads -1" "--only foo" "--frob" "--out" "--pin=1" "stray"; do
+for a in "--rounds abc" "--rounds 0" "--rounds 101" "--seconds x" "--max-threads -1" \
+	"--max-threads 99999999999999999999" "--rounds 99999999999999999999" "--max-threads 4097" \
+	"--mem abc" "--mem 3M" "--mem 2000G" "--mem 99999999999999999999G" "--mem 1X" "--mem G" \
+	"--only foo" "--frob" "--out" "--pin=1" "stray"; do
 	# shellcheck disable=SC2086
 	msg=$("$b/run" $a 2>&1 >/dev/null)
-	[ $? -eq 2 ] && printf '%s\n' "$msg" | grep -q '^run: ' || bad="$bad[run $a] $msg
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] &&
+		printf '%s\n' "$msg" | grep -q '^run: ' || bad="$bad[run $a: exit $rc] $msg
+"
+done
+# good values pass the checks (--help after them: nothing runs)
+msg=$("$b/run" --rounds 007 --max-threads 4096 --mem 1G --mem 4194304 --mem 512m --help 2>&1)
+[ $? -eq 0 ] && printf '%s\n' "$msg" | grep -q '^usage: ./run' || bad="$bad[run good values] $msg
+"
+for a in "$tmp/nothing" "-x" "" "a b"; do
+	# shellcheck disable=SC2086
+	msg=$("$b/report" $a 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] &&
+		printf '%s\n' "$msg" | grep -q '^report: ' || bad="$bad[report $a: exit $rc] $msg
 "
 done
 msg=$("$b/report" "$tmp/nothing" 2>&1 >/dev/null)
-[ $? -eq 2 ] && printf '%s\n' "$msg" | grep -q '^report: .*context.json: no such file' ||
-	bad="$bad[report] $msg"
+printf '%s\n' "$msg" | grep -q '^report: .*context.json: no such file' ||
+	bad="$bad[report] $msg
+"
+msg=$("$b/report" --help 2>&1)
+[ $? -eq 0 ] && printf '%s\n' "$msg" | grep -q '^usage: ./report DIR' &&
+	! printf '%s\n' "$msg" | grep -q 'context.json: no such file' || bad="$bad[report --help] $msg
+"
 if [ -z "$bad" ]; then
-	tap_ok "bad options of run and report exit 2 with a message"
+	tap_ok "bad options of run and report exit 2 with one line; good values pass; report --help"
 else
 	tap_notok "bad options of run or report" "$bad"
 fi

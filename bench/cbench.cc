@@ -90,6 +90,10 @@ int64_t cbench_iterations(const cbench_state *s)
 {
 	return static_cast<int64_t>(S(s).iterations());
 }
+int64_t cbench_max_iterations(const cbench_state *s)
+{
+	return static_cast<int64_t>(S(s).max_iterations);
+}
 void cbench_pause(cbench_state *s) { S(s).PauseTiming(); }
 void cbench_resume(cbench_state *s) { S(s).ResumeTiming(); }
 void cbench_skip_with_error(cbench_state *s, const char *msg) { S(s).SkipWithError(msg); }

@@ -75,6 +75,9 @@ int cbench_thread_index(const cbench_state *s);
 int cbench_thread_count(const cbench_state *s);
 int64_t cbench_range_arg(const cbench_state *s, size_t i);	/* the i-th Arg */
 int64_t cbench_iterations(const cbench_state *s);	/* this thread's, so far */
+/* the iterations every thread of this run does (the same for all): a
+ * thread whose count reached it is in its last batch */
+int64_t cbench_max_iterations(const cbench_state *s);
 void cbench_pause(cbench_state *s);	/* PauseTiming (costly: not per op) */
 void cbench_resume(cbench_state *s);
 /** cbench_skip_with_error - mark this run failed with @msg (kept in the

@@ -56,6 +56,14 @@ expect 2 "^listbench: --quick takes no value" "listbench --quick=1" list --quick
 expect 2 "^listbench: --max-threads needs a value" "listbench --max-threads" list --max-threads
 expect 2 "^listbench: --plant-bug: 'x' is not lost-node" "listbench --plant-bug=x" \
 	list --plant-bug=x
+expect 2 "^listbench: --lat-every: 'abc' is not an integer in \[0, 1000000\]" \
+	"listbench --lat-every=abc" list --lat-every=abc
+expect 2 "^listbench: --lat-every needs a value" "listbench --lat-every" list --lat-every
+# Google Benchmark prints its own line for these and runs nothing: exit 2
+expect 2 "^listbench: --benchmark_filter: '\[' is not a regular expression" \
+	"listbench --benchmark_filter='['" list --benchmark_filter='['
+expect 2 "^listbench: --benchmark_filter: 'nomatch' matches no benchmark" \
+	"listbench --benchmark_filter=nomatch" list --benchmark_filter=nomatch
 out=$("$bin" --help 2>&1)
 rc=$?
 first=$(printf '%s\n' "$out" | grep -n -- '--max-threads=N' | head -n1 | cut -d: -f1)
@@ -83,16 +91,25 @@ cat >"$good" <<'EOF'
 {"context": {"num_cpus": 2, "smoke": "yes: 16 fixed iterations per run"},
  "benchmarks": [
   {"name": "queue/caslist/1024/real_time/threads:1", "run_name": "queue/caslist/1024",
-   "run_type": "iteration", "threads": 1, "items_per_second": 2.0e7},
+   "run_type": "iteration", "threads": 1, "items_per_second": 2.0e7,
+   "lat_p50_ns": 61, "lat_p99_ns": 70, "lat_p999_ns": 121, "lat_p9999_ns": 12900,
+   "lat_max_ns": 2690000, "lat_samples": 88000, "fair": 1, "share_min": 1, "share_max": 1,
+   "zero_threads": 0},
   {"name": "queue/mutex/1024/real_time/threads:1", "run_name": "queue/mutex/1024",
-   "run_type": "iteration", "threads": 1, "items_per_second": 1.0e7},
+   "run_type": "iteration", "threads": 1, "items_per_second": 1.0e7,
+   "lat_p50_ns": 70, "lat_p99_ns": 81, "lat_p999_ns": 181, "lat_p9999_ns": 13100,
+   "lat_max_ns": 347000, "lat_samples": 77000, "fair": 1, "share_min": 1, "share_max": 1,
+   "zero_threads": 0},
   {"name": "queue/mutex/1024/real_time/threads:2", "run_name": "queue/mutex/1024",
    "run_type": "iteration", "threads": 2, "error_occurred": true,
    "error_message": "too slow: stopped after 2.1 s at about 0.001M items/s (--run-limit)"},
   {"name": "queue/caslist/1024/real_time/threads:2", "run_name": "queue/caslist/1024",
    "run_type": "iteration", "threads": 2, "items_per_second": 3.0e7},
   {"name": "queue/caslist/1024/real_time/threads:4", "run_name": "queue/caslist/1024",
-   "run_type": "iteration", "threads": 4, "items_per_second": 2.5e7}
+   "run_type": "iteration", "threads": 4, "items_per_second": 2.5e7,
+   "lat_p50_ns": 60, "lat_p99_ns": 72, "lat_p999_ns": 4321, "lat_p9999_ns": 24700,
+   "lat_max_ns": 23700000, "lat_samples": 168000, "fair": 0, "share_min": 0,
+   "share_max": 0.5, "zero_threads": 1}
  ]}
 EOF
 for tool in compare plot; do
@@ -124,21 +141,47 @@ expect 2 "^plot: error: the following arguments are required" "plot with no OUTD
 	"$py" "$src/plot" --script-only
 expect 2 "^plot: error: --only: '\(' is not a regular expression" "plot --only='('" \
 	"$py" "$src/plot" --script-only --only='(' "$good" "$tmp/png"
+expect 2 "^plot: error: --only 'nomatch' matches none of the 1 workloads \(queue/1024\)" \
+	"plot --only nomatch" "$py" "$src/plot" --script-only --only nomatch "$good" "$tmp/png"
+expect 2 "^plot: error: --gnuplot: '/nonexistent' is not an executable program" \
+	"plot --gnuplot /nonexistent" "$py" "$src/plot" --gnuplot /nonexistent "$good" "$tmp/png"
+for c in "--only nomatch" "--gnuplot /nonexistent"; do
+	# shellcheck disable=SC2086
+	n=$("$py" "$src/plot" $c "$good" "$tmp/png" 2>&1 | grep -vc '^plot: warning: .*--smoke')
+	tap_check $((n != 1)) "plot $c: one line of output besides the --smoke warning ($n)"
+done
 mkdir -p "$tmp/bin" && ln -s "$("$py" -c 'import sys; print(sys.executable)')" "$tmp/bin/python3"
 expect 2 "^plot: error: gnuplot not found" "plot with no gnuplot on PATH" \
 	env PATH="$tmp/bin" "$tmp/bin/python3" "$src/plot" "$good" "$tmp/png"
 
-# ---- what a good file's chart shows ----
+# ---- what a good file's charts show ----
 rm -rf "$tmp/png"
 "$py" "$src/plot" --script-only "$good" "$tmp/png" >/dev/null 2>&1
 gp=$tmp/png/queue_1024.gp
 if grep -q "set object 1 rect from 2.8.*fc rgb" "$gp" &&
 	grep -q "set label 'oversubscribed (> 2 cores)" "$gp" &&
-	grep -q "set label 'too slow (< " "$gp" &&
-	grep -q "mutex (too slow at 2 thr)" "$gp" && grep -q "set key below" "$gp" &&
-	! grep -q "^2 0$" "$gp"; then
-	tap_ok "plot: oversubscribed region shaded, too slow labelled above 0, compact key"
+	grep -q '^set title "queue: pop the tail, add at the head, 1024 nodes\\nqueue/1024, ' "$gp" &&
+	grep -q 'missing points: mutex: too slow at 2 thr (stopped at 0.001 M/s)' "$gp" &&
+	grep -q "set key outside below" "$gp" && grep -q "lc 2 title 'mutex'$\|lc 2 title 'mutex'," "$gp" &&
+	! grep -q "title '[a-z_]* (" "$gp" && ! grep -q "^'-'\|'-' using\|^2 0$" "$gp"; then
+	tap_ok "plot: human title, oversubscribed region shaded, too slow a missing point with a note, key of bare names"
 else
 	tap_notok "plot: the chart script lacks a mark" "$(cat "$gp" 2>/dev/null)"
+fi
+gp=$tmp/png/queue_1024_lat.gp
+if grep -q "p99.9 latency of one operation" "$gp" && grep -q "set logscale y" "$gp" &&
+	grep -q "title 'caslist'" "$gp" && grep -q "title 'mutex'" "$gp"; then
+	tap_ok "plot: a p99.9 latency chart per workload (log y, one line per implementation)"
+else
+	tap_notok "plot: no latency chart script" "$(ls "$tmp/png"; cat "$gp" 2>/dev/null)"
+fi
+out=$("$py" "$src/compare" "$good" 2>/dev/null)
+if printf '%s\n' "$out" | grep -Eq '^ +1  +caslist +61 +70 +121 +12.9k +2.69M +1.000 +1.000..1.000' &&
+	printf '%s\n' "$out" | grep -Eq '^ +4\* +caslist .*4321 .*ZERO: 1 of 4 threads did no operation' &&
+	printf '%s\n' "$out" | grep -q '^ZERO: .*queue/1024 caslist at 4 threads' &&
+	printf '%s\n' "$out" | grep -q '^1 run per workload$'; then
+	tap_ok "compare: latency percentiles, fairness, a zero-operation thread flagged"
+else
+	tap_notok "compare: the latency table or the ZERO flag is missing" "$out"
 fi
 tap_done

@@ -12,7 +12,7 @@
  * TSan": their atomics are inline asm that TSan cannot see.
  *
  * Usage: listbench [--quick] [--smoke[=N]] [--pin] [--threads=N[,N...]] [--max-threads=N]
- *                  [--run-limit=S] [--benchmark_* flags of Google Benchmark]
+ *                  [--run-limit=S] [--lat-every=N] [--benchmark_* flags of Google Benchmark]
  * Every value is checked (examples/common/cli.h: "listbench: ... (try
  * listbench --help)", exit 2); --help lists these options, --benchmark_help
  * Google Benchmark's.  bench/cli-test.sh tries each bad input.
@@ -20,11 +20,13 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/cli.h"
 #include "peer.h"
+#include "runstat.h"
 
 #ifdef LISTBENCH_TSAN
 static const int under_tsan = 1;
@@ -51,6 +53,18 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* Is @re a regular expression?  (Google Benchmark prints its own line
+ * "Could not compile benchmark re" and runs nothing; this names it.) */
+static int regex_ok(const char *re)
+{
+	regex_t r;
+
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) != 0)
+		return 0;
+	regfree(&r);
+	return 1;
+}
+
 static void usage(void)
 {
 	puts("usage: listbench [OPTION]... [--benchmark_*=VALUE]...\n"
@@ -65,6 +79,8 @@ static void usage(void)
 	     "                   [1, 4096] (default: twice the online cores)\n"
 	     "  --run-limit=S    end a run after S seconds as \"too slow\": a number in\n"
 	     "                   (0, 86400] (default 2, quick 0.3, or 8 x min_time)\n"
+	     "  --lat-every=N    time one iteration in N (on average) for the latency\n"
+	     "                   percentiles: an integer in [0, 1000000], 0 = none (default 64)\n"
 	     "  --smoke[=N]      N iterations per run, no estimation: the correctness\n"
 	     "                   smoke test (bench/smoke.sh); N in [1, 1000000000], 2048\n"
 	     "  --plant-bug=lost-node  drop one node of caslist's queue (the end-of-run\n"
@@ -88,6 +104,8 @@ int main(int argc, char **argv)
 	char buf[512];
 	double min_time = 0;
 	int j = 1;
+	size_t nrun;
+	const char *filter = NULL;	/* --benchmark_filter's value */
 
 	cli_init(&cl, "listbench", argc, argv, 1);
 	/* Before Google Benchmark sees argv: our --help (its own is
@@ -105,6 +123,8 @@ int main(int argc, char **argv)
 			cbench_initialize(&gbc, gb);	/* prints its flags, exits */
 			return 0;
 		}
+		if (strncmp(argv[i], "--benchmark_filter=", 19) == 0)
+			filter = argv[i] + 19;
 		if (strncmp(argv[i], "--benchmark_min_time=", 21) == 0) {
 			min_time_given = 1;
 			min_time = cli_double(&cl, "--benchmark_min_time", argv[i] + 21, 0, 86400, 1);
@@ -130,6 +150,8 @@ int main(int argc, char **argv)
 			smoke = 2048;
 		} else if (strncmp(a, "--smoke=", 8) == 0) {
 			smoke = (int)cli_int(&cl, "--smoke", a + 8, 1, 1000000000);
+		} else if (strncmp(a, "--lat-every=", 12) == 0) {
+			runstat_every = (unsigned)cli_int(&cl, "--lat-every", a + 12, 0, 1000000);
 		} else if (strncmp(a, "--run-limit=", 12) == 0) {
 			limit_s = cli_double(&cl, "--run-limit", a + 12, 0, 86400, 1);
 		} else if (strcmp(a, "--plant-bug=lost-node") == 0) {
@@ -137,7 +159,8 @@ int main(int argc, char **argv)
 		} else if (strncmp(a, "--plant-bug=", 12) == 0) {
 			cli_bad(&cl, "--plant-bug: '%s' is not lost-node", a + 12);
 		} else if (strcmp(a, "--max-threads") == 0 || strcmp(a, "--threads") == 0 ||
-			   strcmp(a, "--run-limit") == 0 || strcmp(a, "--plant-bug") == 0) {
+			   strcmp(a, "--run-limit") == 0 || strcmp(a, "--plant-bug") == 0 ||
+			   strcmp(a, "--lat-every") == 0) {
 			cli_bad(&cl, "%s needs a value: %s=VALUE", a, a);
 		} else if (strncmp(a, "--benchmark_", 12) == 0) {
 			/* left by Google Benchmark: unknown to it, or a bad value */
@@ -196,6 +219,19 @@ int main(int argc, char **argv)
 	cbench_add_context("smoke", buf);
 	cbench_add_context("sanitizer", under_tsan ? "thread (ck peers and lfstack not run)"
 						   : "none");
+	bench_ticks_calibrate();
+	if (runstat_every)
+		snprintf(buf, sizeof(buf),
+			 "one iteration in %u timed (random gaps 1..%u), %s at %.3f GHz "
+			 "(calibrated against CLOCK_MONOTONIC), resolution %.1f ns; an empty "
+			 "timed interval measures %.1f ns (included, not subtracted)",
+			 runstat_every, 2 * runstat_every - 1, bench_ticks_source(),
+			 1 / bench_ns_per_tick(), bench_ticks_step_ns(), bench_ticks_overhead_ns());
+	else
+		snprintf(buf, sizeof(buf), "off (--lat-every=0)");
+	cbench_add_context("latency", buf);
+	cbench_add_context("shares", "each thread's iterations when the first thread finished "
+				     "its own (fair = min/max; zero_threads: threads at 0)");
 	snprintf(buf, sizeof(buf), "%zu bytes, one per cache line", sizeof(struct bnode));
 	cbench_add_context("node", buf);
 	for (size_t w = 0; w < nworkloads; w++) {
@@ -254,8 +290,18 @@ int main(int argc, char **argv)
 	}
 	if (run_limit_start(limit_s) != 0)
 		return 2;
-	cbench_run();
+	nrun = cbench_run();
 	cbench_shutdown();
+	if (nrun == 0) {	/* a --benchmark_filter that selects nothing */
+		if (filter && !regex_ok(filter))
+			fprintf(stderr, "listbench: --benchmark_filter: '%s' is not a regular "
+				"expression\n", filter);
+		else
+			fprintf(stderr, "listbench: --benchmark_filter: '%s' matches no benchmark "
+				"(the names: --benchmark_list_tests=true)\n", filter ? filter : "");
+		free(specs);
+		return 2;
+	}
 	free(specs);
 	if (failed_runs()) {
 		fprintf(stderr, "listbench: %d run(s) FAILED their end-of-run check\n",

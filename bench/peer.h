@@ -24,6 +24,10 @@
  *                   stack workload only)
  *   workload.c      the workloads, the per-run setup and end-of-run check,
  *                   the run limit ("too slow")
+ *   runstat.c       each run's per-operation latency and per-thread share
+ *                   of the operations (the lat_* and share counters)
+ *   latency.c       the latency histogram (latency.h)
+ *   ticks.c         the clock (ticks.h: rdtsc, calibrated to ns)
  *   listbench.c     the command line, the report's context, registration
  */
 #ifndef CASLIST_BENCH_LISTBENCH_H
@@ -40,6 +44,7 @@
 
 #include "cbench.h"
 #include "common/dlist.h"
+#include "ticks.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define LISTBENCH_TSAN 1
@@ -71,25 +76,6 @@ struct bnode {
 	 * node; hits read it to skip nodes already active, as PG_active) */
 	_Atomic unsigned char lv_active;
 } __attribute__((aligned(64)));
-
-/* A cheap clock for wait shares (lruvec's lock_wait): TSC ticks on x86-64,
- * nanoseconds elsewhere.  Only ratios of it are reported. */
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static inline uint64_t bench_ticks(void)
-{
-	return __rdtsc();
-}
-#else
-#include <time.h>
-static inline uint64_t bench_ticks(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-#endif
 
 /* The caslist node of a bnode, and back. */
 static inline struct caslist_node *bnode_cas(struct bnode *n)

@@ -13,14 +13,18 @@
 #      caslist_cache contain '_', which enhanced text makes a subscript)
 #  5 - lruvec (the seed's workload) ran for caslist and the lock peers at
 #      1 and 2 threads, and the peers report their lock-wait share
-#  6 - a run stopped by the run limit (--run-limit, a real "too slow"
-#      error row) is drawn: a mark, a label, and a key entry that says so
+#  6 - every run of 1 has the latency and share counters, consistent
+#      (p50 <= p99 <= p99.9 <= p99.99 <= max, shares in [0, 1] around
+#      1/threads, fair = share_min / share_max); --lat-every=0 drops the
+#      latency counters and keeps the shares
+#  7 - a run stopped by the run limit (--run-limit, a real "too slow"
+#      error row) is drawn as a missing point with a note that says so
 bin=${CASLIST_BUILDDIR:-.}/bench/listbench
 src=$(cd "$(dirname "$0")" && pwd)
 py=$(command -v python3 || echo /usr/bin/python3)
 out=${CASLIST_BUILDDIR:-.}/bench/smoke-$$.json
 . "$src/../test/tap.sh"
-tap_plan 6
+tap_plan 7
 res=$("$bin" --quick --smoke --max-threads=2 \
 	--benchmark_out="$out" --benchmark_out_format=json 2>&1)
 rc=$?
@@ -31,6 +35,31 @@ else
 		"$(printf '%s\n' "$res" | grep -v '^[a-z_]*/.*/threads:.*items_per_second')"
 fi
 cmp=$("$py" "$src/compare" --check "$out" 2>&1)
+# the counters of every run that ran (6), checked now: the JSON is removed below
+counters='
+import json, sys
+lat = ("lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns")
+want_lat = sys.argv[2] == "lat"
+bad, n = [], 0
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b.get("error_occurred"):
+        continue
+    n += 1
+    t, name = b["threads"], b["name"]
+    if want_lat != all(k in b for k in lat) or any(k in b for k in lat) != want_lat:
+        bad.append("%s: latency counters %s" % (name, "missing" if want_lat else "present"))
+    if want_lat and not (0 < b["lat_p50_ns"] <= b["lat_p99_ns"] <= b["lat_p999_ns"]
+                         <= b["lat_p9999_ns"] <= b["lat_max_ns"] and b["lat_samples"] >= 1):
+        bad.append("%s: percentiles out of order" % name)
+    lo, hi, f, z = b["share_min"], b["share_max"], b["fair"], b["zero_threads"]
+    if not (0 <= lo <= 1.0 / t + 1e-9 <= hi + 2e-9 <= 1 + 2e-9 and 0 <= f <= 1
+            and abs(f - lo / hi) < 1e-6 and 0 <= z < t and (z == 0) == (lo > 0)):
+        bad.append("%s: shares %s %s fair %s zero %s" % (name, lo, hi, f, z))
+print("%d runs" % n if not bad and n else "\n".join(bad) or "no runs")
+sys.exit(1 if bad or not n else 0)
+'
+cnt=$("$py" -c "$counters" "$out" lat 2>&1)
+cnt_rc=$?
 lv=$(grep -c '"name": "lruvec/\(caslist\|mutex\|spin\)/4096/iterations:[0-9]*/real_time/threads:[12]"' "$out")
 lw=$(grep -c '"lock_wait":' "$out")
 rc=$?
@@ -67,14 +96,27 @@ else
 fi
 rm -f "$out"
 rm -rf "$gp"
+res=$("$bin" --benchmark_filter='^queue/caslist/' --max-threads=2 --smoke=256 --lat-every=0 \
+	--benchmark_out="$out" --benchmark_out_format=json 2>&1)
+rc=$?
+cnt0=$("$py" -c "$counters" "$out" nolat 2>&1)
+cnt0_rc=$?
+if [ $cnt_rc -eq 0 ] && [ $rc -eq 0 ] && [ $cnt0_rc -eq 0 ]; then
+	tap_ok "counters: $cnt with consistent latency and shares; --lat-every=0: $cnt0 with shares only"
+else
+	tap_notok "counters (listbench --lat-every=0 exit $rc)" "$cnt
+$cnt0"
+fi
+rm -f "$out"
 res=$("$bin" --benchmark_filter='^queue/mutex/' --max-threads=2 --run-limit=0.05 \
 	--benchmark_min_time=2 --benchmark_out="$out" --benchmark_out_format=json 2>&1)
 rc=$?
 res=$res$("$py" "$src/plot" --script-only "$out" "$gp" 2>&1)
-if [ $rc -eq 0 ] && grep -q "title 'mutex (too slow at 1 thr" "$gp"/queue_1024.gp &&
-	grep -q "'-' using 1:2 with points pt 8" "$gp"/queue_1024.gp &&
-	grep -q "^set label 'too slow" "$gp"/queue_1024.gp; then
-	tap_ok "plot: a run stopped as too slow is marked ($(grep -o 'too slow at [0-9]* thr' "$gp"/queue_1024.gp))"
+if [ $rc -eq 0 ] &&
+	grep -q "missing points: mutex: too slow at 1 thr (stopped at [0-9.e+-]* M/s); not run at 2 thr" \
+		"$gp"/queue_1024.gp && grep -q "title 'mutex (no point)'" "$gp"/queue_1024.gp &&
+	! grep -q "'-' using" "$gp"/queue_1024.gp; then
+	tap_ok "plot: a run stopped as too slow is a missing point with a note ($(grep -o 'mutex: too slow at [0-9]* thr' "$gp"/queue_1024.gp))"
 else
 	tap_notok "plot: the too-slow run is not marked (listbench exit=$rc)" \
 		"$res$(cat "$gp"/queue_1024.gp 2>/dev/null)"

@@ -29,7 +29,8 @@
  * Thread 0 sets up the nodes before the timing loop (the loop's start
  * barrier orders it before the others use them) and after each run checks
  * the structure and the node count; a failure is reported as "FAIL: ..."
- * and makes the program exit 1.
+ * and makes the program exit 1.  Every run also times single iterations
+ * and counts each thread's share of them (bench/runstat.h).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -40,6 +41,7 @@
 
 #include "common/rng.h"
 #include "peer.h"
+#include "runstat.h"
 
 const struct workload workloads[] = {
 	{ "lru_slice", LRU_SLICE, "move a random node of the thread's slice to the head",
@@ -378,6 +380,114 @@ static void stop_run(cbench_state *s, const struct spec *sp)
 	cbench_skip_with_error(s, msg);
 }
 
+/* One iteration's state: the body's locals that the workloads use. */
+struct iter {
+	const struct spec *sp;
+	const struct peer *im;
+	size_t arg, lo, slice, cap;
+	struct bnode **buf;	/* splice_cut, fl_put: the taken nodes */
+	struct lv_pool *pool;	/* lruvec: this thread's (set inside the loop) */
+	uint64_t rng;
+	int lose;		/* --plant-bug=lost-node: drop one node */
+};
+
+/* One iteration of the workload; returns the items it counts beyond one
+ * (nodes or puts where the workload counts those). */
+static inline int64_t iteration(struct iter *c)
+{
+	const struct peer *im = c->im;
+	const size_t arg = c->arg, lo = c->lo, slice = c->slice;
+	struct bnode *x, *p;
+	size_t k;
+	int64_t items = 0;
+
+	switch (c->sp->w->kind) {
+	case LRU_SLICE:
+		im->move_head(&shared.nodes[lo + rng_below(&c->rng, slice)]);
+		break;
+	case LRU_ALL:
+		im->move_head(&shared.nodes[rng_below(&c->rng, arg)]);
+		break;
+	case LRU_READ:
+		k = rng_below(&c->rng, arg);
+		im->move_head(&shared.nodes[k]);
+		items += read_object(k) == 0x5eed;	/* never true: keeps the read */
+		break;
+	case LRU_BATCH: {
+		struct bnode *v[16];
+
+		for (unsigned i = 0; i < 16; i++) {	/* 16 distinct nodes */
+			unsigned j;
+
+			v[i] = &shared.nodes[rng_below(&c->rng, arg)];
+			for (j = 0; j < i && v[j] != v[i]; j++)
+				;
+			if (j < i)
+				i--;
+		}
+		im->batch_move_head(v, 16);
+		items += 15;	/* nodes, not iterations */
+		break;
+	}
+	case LRUVEC:
+		items += lruvec_step(im, c->pool, &c->rng, arg) - 1;
+		break;
+	case DEL_HEAD:
+		x = &shared.nodes[rng_below(&c->rng, arg)];
+		if (im->del_if_linked(x))
+			im->add_head(x);
+		break;
+	case QUEUE:
+		x = im->pop_tail();
+		if (x && c->lose) {
+			c->lose = 0;	/* planted bug: drop one node */
+			x = NULL;
+		}
+		if (x)
+			im->add_head(x);
+		break;
+	case STACK:
+		x = im->pop_head();
+		if (x)
+			im->add_head(x);
+		break;
+	case DEL_DISJOINT:
+		k = rng_below(&c->rng, slice);
+		x = &shared.nodes[lo + k];
+		im->del(x);
+		k = (k + 1 + rng_below(&c->rng, slice - 1)) % slice;	/* another one */
+		if (im->add_after(&shared.nodes[lo + k], x) != 0) {
+			fprintf(stderr, "listbench: %s: own node unlinked\n", im->name);
+			abort();
+		}
+		break;
+	case DEL_OVERLAP:
+	case ADD_NEAR:
+		x = &shared.nodes[rng_below(&c->rng, arg)];
+		if (!im->del_if_linked(x))
+			break;
+		do
+			p = &shared.nodes[rng_below(&c->rng, arg)];
+		while ((c->sp->w->kind == ADD_NEAR ? im->add_near(p, x) : im->add_after(p, x)) != 0);
+		break;
+	case SPLICE_CUT:
+		k = im->take(arg, c->buf, c->cap);
+		if (k)
+			im->put_batch(c->buf, k);
+		items += (int64_t)k - 1;	/* nodes, not iterations */
+		break;
+	case FL_PUT:
+		k = im->take(arg, c->buf, c->cap);
+		for (size_t i = 0; i < k; i++)
+			im->put1(c->buf[i]);
+		if (im->put_flush)
+			im->put_flush();
+		items += (int64_t)k - 1;	/* puts, not iterations */
+		break;
+	}
+	return items;
+}
+
 void body(cbench_state *s, void *user)
 {
 	const struct spec *sp = user;
@@ -385,20 +495,23 @@ void body(cbench_state *s, void *user)
 	const unsigned batch = sp->w->batch;
 	const int t = cbench_thread_index(s), nt = cbench_thread_count(s);
 	const size_t arg = (size_t)cbench_range_arg(s, 0);
-	uint64_t rng = 0x5eedULL + (uint64_t)t * 0x10001ULL;
+	const int64_t maxit = cbench_max_iterations(s);
 	size_t lo = arg * (size_t)t / (size_t)nt, hi = arg * (size_t)(t + 1) / (size_t)nt;
-	size_t slice = hi - lo, cap = 4 * arg;
-	struct bnode **buf = NULL;
-	int64_t items = 0;
-	int lose = lost_node_planted && t == 0 && im == &peer_caslist;
+	struct iter c = {
+		.sp = sp, .im = im, .arg = arg, .lo = lo, .slice = hi - lo, .cap = 4 * arg,
+		.rng = 0x5eedULL + (uint64_t)t * 0x10001ULL,
+		.lose = lost_node_planted && t == 0 && im == &peer_caslist,
+	};
+	struct runstat_slot *me = NULL;	/* set inside the loop */
+	int64_t items = 0, done = 0;	/* done: iterations before this batch */
 	uint64_t lv_t0 = 0, lv_t1 = 0, lv_w0 = 0;	/* lruvec: loop ticks, lock wait */
 
 	if (sp->why[0])
 		cbench_skip_with_error(s, sp->why);
 	else if (sp->slow_at && nt > sp->slow_at)
 		cbench_skip_with_error(s, "not run: too slow at fewer threads");
-	else if ((sp->w->kind == LRU_SLICE && slice < 1) ||
-		 (sp->w->kind == DEL_DISJOINT && slice < 2))
+	else if ((sp->w->kind == LRU_SLICE && c.slice < 1) ||
+		 (sp->w->kind == DEL_DISJOINT && c.slice < 2))
 		cbench_skip_with_error(s, "unsupported: fewer nodes than threads need");
 	if (cbench_error_occurred(s)) {
 		while (cbench_keep_running(s))
@@ -406,12 +519,16 @@ void body(cbench_state *s, void *user)
 		return;
 	}
 	if (sp->w->kind == SPLICE_CUT || sp->w->kind == FL_PUT) {
-		buf = malloc(cap * sizeof(*buf));
-		if (buf == NULL)
+		c.buf = malloc(c.cap * sizeof(*c.buf));
+		if (c.buf == NULL)
 			exit(2);
 	}
 	if (t == 0) {
 		setup(sp, arg, nt);
+		if (runstat_setup(nt) != 0) {
+			fprintf(stderr, "listbench: out of memory (latency histograms)\n");
+			exit(2);
+		}
 		atomic_store_explicit(&run_started_ns, now_ns(), memory_order_relaxed);
 	}
 
@@ -421,107 +538,28 @@ void body(cbench_state *s, void *user)
 			stop_run(s, sp);	/* the loop's next test ends it */
 			continue;
 		}
-		if (sp->w->kind == LRUVEC) {
-			struct lv_pool *me = &shared.pools[t];
-
-			if (lv_t0 == 0) {	/* the first batch: after the start barrier */
+		if (me == NULL) {	/* the first batch: after the start barrier */
+			me = runstat_slot(t);
+			if (sp->w->kind == LRUVEC) {
+				c.pool = &shared.pools[t];
 				lv_t0 = bench_ticks();
 				lv_w0 = im->lv_wait ? im->lv_wait() : 0;
 			}
-			for (unsigned b = 0; b < batch; b++)
-				items += lruvec_step(im, me, &rng, arg) - 1;
-			lv_t1 = bench_ticks();
-			continue;
 		}
+		runstat_batch(me, done);
 		for (unsigned b = 0; b < batch; b++) {
-			struct bnode *x, *p;
-			size_t k;
+			int timed = runstat_due(me);
+			uint64_t t0 = timed ? bench_ticks_start() : 0;
 
-			switch (sp->w->kind) {
-			case LRU_SLICE:
-				im->move_head(&shared.nodes[lo + rng_below(&rng, slice)]);
-				break;
-			case LRU_ALL:
-				im->move_head(&shared.nodes[rng_below(&rng, arg)]);
-				break;
-			case LRU_READ:
-				k = rng_below(&rng, arg);
-				im->move_head(&shared.nodes[k]);
-				items += read_object(k) == 0x5eed;	/* never true: keeps the read */
-				break;
-			case LRU_BATCH: {
-				struct bnode *v[16];
-
-				for (unsigned i = 0; i < 16; i++) {	/* 16 distinct nodes */
-					unsigned j;
-
-					v[i] = &shared.nodes[rng_below(&rng, arg)];
-					for (j = 0; j < i && v[j] != v[i]; j++)
-						;
-					if (j < i)
-						i--;
-				}
-				im->batch_move_head(v, 16);
-				items += 15;	/* nodes, not iterations */
-				break;
-			}
-			case DEL_HEAD:
-				x = &shared.nodes[rng_below(&rng, arg)];
-				if (im->del_if_linked(x))
-					im->add_head(x);
-				break;
-			case QUEUE:
-				x = im->pop_tail();
-				if (x && lose) {
-					lose = 0;	/* planted bug: drop one node */
-					x = NULL;
-				}
-				if (x)
-					im->add_head(x);
-				break;
-			case STACK:
-				x = im->pop_head();
-				if (x)
-					im->add_head(x);
-				break;
-			case DEL_DISJOINT:
-				k = rng_below(&rng, slice);
-				x = &shared.nodes[lo + k];
-				im->del(x);
-				k = (k + 1 + rng_below(&rng, slice - 1)) % slice;	/* another one */
-				if (im->add_after(&shared.nodes[lo + k], x) != 0) {
-					fprintf(stderr, "listbench: %s: own node unlinked\n", im->name);
-					abort();
-				}
-				break;
-			case DEL_OVERLAP:
-			case ADD_NEAR:
-				x = &shared.nodes[rng_below(&rng, arg)];
-				if (!im->del_if_linked(x))
-					break;
-				do
-					p = &shared.nodes[rng_below(&rng, arg)];
-				while ((sp->w->kind == ADD_NEAR ? im->add_near(p, x)
-								: im->add_after(p, x)) != 0);
-				break;
-			case LRUVEC:	/* above */
-				break;
-			case SPLICE_CUT:
-				k = im->take(arg, buf, cap);
-				if (k)
-					im->put_batch(buf, k);
-				items += (int64_t)k - 1;	/* nodes, not iterations */
-				break;
-			case FL_PUT:
-				k = im->take(arg, buf, cap);
-				for (size_t i = 0; i < k; i++)
-					im->put1(buf[i]);
-				if (im->put_flush)
-					im->put_flush();
-				items += (int64_t)k - 1;	/* puts, not iterations */
-				break;
-			}
+			items += iteration(&c);
+			if (timed)
+				runstat_record(me, t0);
 		}
+		done += batch;
+		if (sp->w->kind == LRUVEC)
+			lv_t1 = bench_ticks();
+		if (done >= maxit)	/* this thread's last batch */
+			runstat_finish(me, maxit);
 	}
 	items += cbench_iterations(s);
 	cbench_set_items_processed(s, items);
@@ -531,12 +569,13 @@ void body(cbench_state *s, void *user)
 		cbench_counter(s, "lock_wait", (double)(im->lv_wait() - lv_w0) /
 						       (double)(lv_t1 - lv_t0),
 			       CBENCH_AVG_THREADS);
-	free(buf);
+	free(c.buf);
 	if (t == 0) {
 		if (atomic_load_explicit(&run_stop_for, memory_order_relaxed) ==
 		    atomic_load_explicit(&run_started_ns, memory_order_relaxed))
 			((struct spec *)user)->slow_at = nt;	/* read by later runs' threads */
 		atomic_store_explicit(&run_started_ns, 0, memory_order_relaxed);
 		end_check(s, sp);
+		runstat_report(s);	/* latency and shares, unless the run failed */
 	}
 }
