@@ -1,6 +1,11 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
 EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
 	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
+# the per-operation cost driver of tools/opcost (valgrind): built by make
+# check so it keeps compiling; plain C, no Google Benchmark
+check_PROGRAMS += bench/opcost
+bench_opcost_SOURCES = bench/opcost.c bench/xlock.h
+bench_opcost_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
 # the latency histogram (bench/latency.h) on known values; plain C, no
 # Google Benchmark: built and run in every configuration
 check_PROGRAMS += bench/latency-test

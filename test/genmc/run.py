@@ -143,12 +143,12 @@ def staged_files(base):
     return sorted(out, key=lambda x: x[1])
 
 
-def find_sites(base, unplaced):
+def find_sites(root, unplaced):
     """Every weakening of every order in the staged .c/.h files (orders
     found outside an atomic_* call go to unplaced)."""
     sites = []
-    for rel, fn in staged_files(base):
-        text = open(os.path.join(base, rel), encoding="utf-8").read()
+    for rel, fn in staged_files(root):
+        text = open(os.path.join(root, rel), encoding="utf-8").read()
         code = strip_comments(text)
         lines = text.split("\n")
         seen = {}
