@@ -25,8 +25,9 @@ case $(stat -c %A "$SRCDIR" 2>/dev/null) in
 ??w*) ;;
 *) skip "source tree is read-only (make distcheck): adopters/memcached/run runs it" ;;
 esac
-case "${SANITIZER:-}${CASLIST_SANITIZER:-}" in
-?*) skip "sanitizer build (${CASLIST_SANITIZER:-$SANITIZER}): adopters/memcached/run covers TSan and ASan" ;;
+case ${SANITIZER:-none} in
+none|no) ;;
+*) skip "sanitizer build ($SANITIZER): adopters/memcached/run covers TSan and ASan" ;;
 esac
 
 work=${MC_CHECK_WORK:-$CASLIST_BUILDDIR/test/memcached-work}
@@ -50,7 +51,7 @@ rm -rf "$root" "$work/patched-plain/.stamp"
 $MAKE -C "$CASLIST_BUILDDIR" install DESTDIR="$root" >"$tmp/install.log" 2>&1
 tap_check $? "make install DESTDIR=<scratch>" "$(cat "$tmp/install.log")"
 
-MC_WORK=$work MC_VARIANTS=patched MC_BUILDS=plain MC_TARGETS=memcached-debug \
+MC_WORK=$work MC_VARIANTS=patched MC_BUILDS=plain MC_TARGETS="memcached-debug timedrun" \
 	MC_CASLIST_PC="$root$libdir/pkgconfig" MC_CASLIST_SYSROOT="$root" \
 	timeout 900 "$run" build >"$tmp/build.log" 2>&1
 rc=$?
