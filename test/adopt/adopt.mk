@@ -60,7 +60,7 @@ endif
 TESTS += test/adopt/cxx-headers.sh test/adopt/symbols.sh test/adopt/user-tsan.sh test/adopt/installed.sh test/adopt/version.sh
 # the inline mode as a layer of its own: no leaked names, ISO C, C++
 TESTS += test/adopt/inline.sh
-EXTRA_DIST += test/adopt/inline.sh test/adopt/inline_names.c
+EXTRA_DIST += test/adopt/prologue.sh test/adopt/inline.sh test/adopt/inline_names.c
 EXTRA_DIST += test/adopt/cxx-headers.sh test/adopt/symbols.sh test/adopt/user-tsan.sh test/adopt/installed.sh test/adopt/version.sh \
 	test/adopt/cxx-threads.sh
 
