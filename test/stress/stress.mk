@@ -50,6 +50,7 @@ mut/relaxed/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh relaxed $(srcdir) mut/relaxed $(CORE_SOURCES)
 mut/window/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh window $(srcdir) mut/window $(CORE_SOURCES)
+# clean-local runs it (bench/bench.mk holds the one clean-local rule)
 clean-mut:
 	rm -rf mut
 .PHONY: clean-mut
