@@ -89,7 +89,7 @@ bench bench-quick bench-bundle:
 	$$pc --exists 'liburcu >= 0.13 liburcu-cds >= 0.13' || echo "  liburcu >= 0.13 (Debian: liburcu-dev)"; \
 	echo "  install them (tools/install-deps), then rerun configure"; exit 1
 endif
-clean-local: clean-bench-bundle
+clean-local: clean-bench-bundle clean-mut
 clean-bench-bundle:
 	rm -rf bench-bundle
 .PHONY: bench bench-quick bench-bundle clean-bench-bundle

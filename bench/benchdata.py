@@ -91,14 +91,20 @@ def _add(run, key, threads, impl, rate):
     run["rows"].setdefault(key, {}).setdefault(threads, {}).setdefault(impl, []).append(rate)
 
 
+def _entries(doc, path, key, need, what):
+    """doc[key], a list of objects each holding the keys in need, or InputError."""
+    entries = doc.get(key)
+    if not isinstance(entries, list):
+        raise InputError("%s: '%s' is not a list" % (path, key))
+    for e in entries:
+        if not isinstance(e, dict) or any(k not in e for k in need):
+            raise InputError("%s: %s" % (path, what))
+    return entries
+
+
 def _listbench(doc, path):
     run = _run(dict(doc.get("context") or {}))
-    benches = doc.get("benchmarks")
-    if not isinstance(benches, list):
-        raise InputError("%s: 'benchmarks' is not a list" % path)
-    for b in benches:
-        if not isinstance(b, dict) or "name" not in b:
-            raise InputError("%s: a benchmark entry without a name" % path)
+    for b in _entries(doc, path, "benchmarks", ("name",), "a benchmark entry without a name"):
         if b.get("run_type", "iteration") != "iteration":
             continue
         parts = b.get("run_name", b["name"]).split("/")
@@ -130,12 +136,8 @@ def _pagepool(doc, path):
     if loads:
         ctx.setdefault("load_avg", "%.2f..%.2f" % (min(loads), max(loads)))
     runs = {}
-    points = doc.get("points")
-    if not isinstance(points, list):
-        raise InputError("%s: 'points' is not a list" % path)
-    for p in points:
-        if not isinstance(p, dict) or "workload" not in p or "mode" not in p:
-            raise InputError("%s: a point without workload or mode" % path)
+    for p in _entries(doc, path, "points", ("workload", "mode"),
+                      "a point without workload or mode"):
         r = runs.setdefault(int(p.get("round", 0)), _run(dict(ctx)))
         key = ("pagepool." + p["workload"], "-")
         rate = p.get("pages_per_s")
@@ -152,12 +154,7 @@ def _lrucache(doc, path):
     cfg = doc.get("config") or {}
     run = _run({"lrucache_config": cfg})
     key = ("lrucache." + str(cfg.get("policy", "?")), str(cfg.get("capacity", "-")))
-    res = doc.get("results")
-    if not isinstance(res, list):
-        raise InputError("%s: 'results' is not a list" % path)
-    for x in res:
-        if not isinstance(x, dict) or "impl" not in x:
-            raise InputError("%s: a result without impl" % path)
+    for x in _entries(doc, path, "results", ("impl",), "a result without impl"):
         t = int(x.get("threads", 1))
         if x.get("failed"):
             run["errors"].setdefault(key, {}).setdefault(x["impl"], {})[t] = \

@@ -4,7 +4,7 @@
  * algorithm of HAProxy's mt_list, include/import/mt_list.h, MIT; written
  * here in our words, with C11 atomics so that ThreadSanitizer sees every
  * access).  The same-family peer of issue 23: bench/peer_xlock.c puts it
- * into listbench, test/waitstat runs it beside libcaslist with the same
+ * into listbench, test/measure/waitstat runs it beside libcaslist with the same
  * counters (XL_STAT: failed attempts, pauses).
  *
  * The design.  A node has two words, next and prev; a detached node and
@@ -43,7 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Counters of a measurement build (test/waitstat): failed attempts
+/* Counters of a measurement build (test/measure/waitstat): failed attempts
  * (rounds) and pauses, per thread. */
 #ifndef XL_STAT
 #define XL_STAT(field, n) ((void)0)

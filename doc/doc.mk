@@ -7,7 +7,7 @@
 #    header sections' notes) and doc/man/pages.txt (summaries, RETURN
 #    VALUE, ERRORS, THREAD SAFETY, EXAMPLES, SEE ALSO), committed in
 #    doc/man/ (doc/man/man.mk lists them).  `make man` regenerates them;
-#    test/man.sh fails when they are stale or incomplete (a section
+#    test/doc/man.sh fails when they are stale or incomplete (a section
 #    missing, a summary cut off or shared, markup leaked, a bare SEE ALSO,
 #    a macro on no page) and renders each one with groff -ww, man -l and
 #    mandoc -T lint (those installed), requiring no warnings;
@@ -54,9 +54,6 @@ doc_examples_rcu_free_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
 doc_examples_rcu_free_LDADD = $(TEST_LIBS) $(URCU_MEMB_LIBS)
 TESTS += doc/examples/rcu_free
 endif
-
-TESTS += test/man.sh
-EXTRA_DIST += test/man.sh
 
 # EXTRA_DIST carries doc/ as a directory, which automake copies from the
 # build tree too: keep only the sources of doc/examples in the tarball,

@@ -23,7 +23,7 @@ AC_CONFIG_FILES([include/caslist/version.h libcaslist-tsan.pc])
 # pc 0).  The variant is built with TSAN_CC: clang when it can build and
 # link with -fsanitize=thread (the family users run TSan with), else $CC.
 # It exports caslist_tsan_cc_FAMILY and checks the program's runtime at
-# start-up (lib/tsan_family.c); test/user-tsan.sh runs both families.
+# start-up (lib/tsan_family.c); test/adopt/user-tsan.sh runs both families.
 AC_ARG_VAR([TSAN_CC], [C compiler for libcaslist-tsan (default: $CC when it is clang, else clang when it can build with -fsanitize=thread, else $CC)])
 AC_ARG_VAR([TSAN_CXX], [C++ compiler of the same family as TSAN_CC (the installed C++ example against libcaslist-tsan)])
 AC_ARG_ENABLE([tsan-variant],
@@ -76,7 +76,7 @@ AS_IF([test "x$TSAN_CXX" = x], [
     [TSAN_CXX=$CXX])
 ])
 AM_CONDITIONAL([TSAN_VARIANT], [test "x$caslist_tsan_variant" = xyes])
-# test/user-tsan.sh: a user's TSan program against the variant, or against
+# test/adopt/user-tsan.sh: a user's TSan program against the variant, or against
 # the library itself in a TSan build of the project.
 AM_CONDITIONAL([USER_TSAN], [test "x$caslist_tsan_variant" = xyes || test "x$SANITIZER" = xthread])
 AC_SUBST([CASLIST_CC_FAMILY])
@@ -87,7 +87,7 @@ AC_SUBST([TSAN_CXX])
 # The variant's objects, its link and the user TSan test program are
 # compiled by TSAN_CC: a GNU make target-specific variable, passed through
 # automake as one substituted line (automake would read it as a rule).
-CASLIST_TSAN_CC_RULE='$(lib_libcaslist_tsan_la_OBJECTS) lib/libcaslist-tsan.la $(test_user_tsan_OBJECTS) test/user_tsan$(EXEEXT): CC = $(TSAN_CC)'
+CASLIST_TSAN_CC_RULE='$(lib_libcaslist_tsan_la_OBJECTS) lib/libcaslist-tsan.la $(test_adopt_user_tsan_OBJECTS) test/adopt/user_tsan$(EXEEXT): CC = $(TSAN_CC)'
 AC_SUBST([CASLIST_TSAN_CC_RULE])
 AM_SUBST_NOTMAKE([CASLIST_TSAN_CC_RULE])
 
@@ -105,7 +105,7 @@ AM_CONDITIONAL([HAVE_CXX], [test "x$caslist_have_cxx" = xyes])
 PKG_CHECK_MODULES([URCU_MEMB], [liburcu-memb >= 0.13], [have_urcu_memb=yes], [have_urcu_memb=no])
 AM_CONDITIONAL([HAVE_URCU_MEMB], [test "x$have_urcu_memb" = xyes])
 
-# ---- man page checkers (test/man.sh uses what it finds) ----
+# ---- man page checkers (test/doc/man.sh uses what it finds) ----
 AC_PATH_PROG([GROFF], [groff], [])
 AC_PATH_PROG([MANDOC], [mandoc], [])
 AC_PATH_PROG([MAN], [man], [])

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test/util.h - shared test helpers: deterministic randomness, watchdog. */
+/* test/util.h - shared test helpers: deterministic randomness, watchdog,
+ * post-run checks (examples/common/), progress, timing. */
 #ifndef CASLIST_TEST_UTIL_H
 #define CASLIST_TEST_UTIL_H
 
@@ -13,56 +14,45 @@
 #include <time.h>
 #include <unistd.h>
 
-/* splitmix64: one state word per thread, reproducible from the seed. */
-static inline uint64_t splitmix64(uint64_t *s)
+/* splitmix64 and rng_below (one state word per thread, reproducible from
+ * the seed), check() and the watchdog: the same helpers the examples use,
+ * public API only, so one copy serves both. */
+#include "../examples/common/rng.h"
+#include "../examples/common/check.h"
+
+/*
+ * The census after a stress run, for items with an `int seen` counter and
+ * threads with `own[0..nown-1]` (the items each holds).  CENSUS_OWNED
+ * counts every held item once more in its seen and in nowned, and in bad
+ * those for which ok (an expression of it, the item, and i, its holder's
+ * index) is false.  check_conservation then requires that each of the n
+ * items was seen exactly once: on the list (nlist of them, "listed" or
+ * "free": where) or held (nowned).
+ */
+#define CENSUS_OWNED(thr, nthreads, nowned, bad, ok)                           \
+	for (int i = 0; i < (nthreads); i++)                                   \
+		for (size_t j_ = 0; j_ < (thr)[i].nown; j_++) {               \
+			struct item *it = (thr)[i].own[j_];                    \
+									       \
+			it->seen++;                                            \
+			(nowned)++;                                            \
+			(bad) += !(ok);                                        \
+		}
+
+static inline void check_conservation(struct checks *c, const int *seen, size_t stride, size_t n,
+				      size_t nlist, const char *where, size_t nowned)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	size_t lost = 0, dup = 0;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+	for (size_t i = 0; i < n; i++) {
+		int s = *(const int *)(const void *)((const char *)seen + i * stride);
 
-static inline void watchdog_fire(int sig)
-{
-	static const char msg[] = "TIMEOUT (deadlock or livelock?)\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(3);
-}
-
-/* Exit 3 after CASLIST_STRESS_WATCHDOG seconds (default: 10x the run +
- * 120 s): a hang is a failure, never a stuck CI job. */
-static inline void watchdog_arm(double seconds)
-{
-	const char *wd = getenv("CASLIST_STRESS_WATCHDOG");
-
-	signal(SIGALRM, watchdog_fire);
-	alarm(wd ? (unsigned)atoi(wd) : (unsigned)(seconds * 10) + 120);
-}
-
-/* Post-run checks: count them, print each failure as "PROG: FAIL: ...". */
-struct checks {
-	const char *prog;
-	int n, failed;
-};
-
-__attribute__((format(printf, 3, 4))) static inline void check(struct checks *c, int cond,
-							       const char *fmt, ...)
-{
-	va_list ap;
-
-	c->n++;
-	if (cond)
-		return;
-	c->failed++;
-	fprintf(stderr, "%s: FAIL: ", c->prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+		lost += s == 0;
+		dup += s > 1;
+	}
+	check(c, lost == 0 && dup == 0 && nlist + nowned == n,
+	      "conservation: %zu lost, %zu duplicated, %zu %s + %zu owned != %zu", lost, dup, nlist,
+	      where, nowned, n);
 }
 
 /*

@@ -201,3 +201,19 @@ int cli_int_list(const struct cli *c, const char *opt, const char *arg, int *out
 	cli_list(c, opt, arg, int_item, &l);
 	return l.n;
 }
+
+int cli_choice(const struct cli *c, const char *opt, const char *arg, const char *const *names,
+	       int n)
+{
+	char all[256];
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	all[0] = '\0';
+	for (int i = 0; i < n && len < sizeof(all); i++)
+		len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s",
+					i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+	cli_bad(c, "%s: '%s' is not %s", opt, arg, all);
+}

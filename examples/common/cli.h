@@ -106,6 +106,11 @@ double cli_double(const struct cli *c, const char *opt, const char *s, double lo
 void cli_list(const struct cli *c, const char *opt, const char *arg,
 	      void (*each)(const struct cli *c, const char *tok, void *ctx), void *ctx);
 
+/* One of n words: the index of arg in names[0..n-1].  Reported: "OPT:
+ * 'ARG' is not A, B or C". */
+int cli_choice(const struct cli *c, const char *opt, const char *arg, const char *const *names,
+	       int n);
+
 /* A comma list of integers in [lo, hi] into out[0..max-1]: returns how
  * many.  Reported: a bad item (as cli_int), "OPT: more than MAX counts". */
 int cli_int_list(const struct cli *c, const char *opt, const char *arg, int *out, int max,

@@ -5,6 +5,7 @@
 # lock-based peers (dlist.h), end-of-run checks and a watchdog (check.h),
 # and the command line (cli.h, cli.c).  A program includes "common/..."
 # with EXAMPLES_CPPFLAGS and lists COMMON_CLI_SOURCES if it uses cli.h.
+# test/util.h includes rng.h and check.h as well (one copy of each).
 EXAMPLES_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples
 COMMON_INCLUDES = examples/common/rng.h examples/common/dlist.h examples/common/check.h \
 	examples/common/cli.h

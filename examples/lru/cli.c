@@ -76,6 +76,11 @@ enum {
 	OPT_RECLAIM, OPT_ZIPF, OPT_CAPACITY, OPT_GET_RATIO, OPT_VALUE_SIZE, OPT_SHARDS, OPT_SEED,
 };
 
+/* --policy's and --reclaim's words, indexed by their enums */
+static const char *const policies[] = { [POLICY_STRICT] = "strict", [POLICY_LAZY] = "lazy",
+					[POLICY_BATCHED] = "batched" };
+static const char *const reclaims[] = { [RECLAIM_INLINE] = "inline", [RECLAIM_THREAD] = "thread" };
+
 static const struct cli_opt opts[] = {
 	[OPT_JSON] = { "--json", CLI_FLAG },
 	[OPT_WIDEN] = { "--widen-window", CLI_FLAG },
@@ -136,22 +141,10 @@ void parse_args(struct config *cfg, int argc, char **argv)
 			cfg->ops = cli_int(&c, a, v, 1, 1LL << 40);
 			break;
 		case OPT_POLICY:
-			if (!strcmp(v, "strict"))
-				cfg->policy = POLICY_STRICT;
-			else if (!strcmp(v, "lazy"))
-				cfg->policy = POLICY_LAZY;
-			else if (!strcmp(v, "batched"))
-				cfg->policy = POLICY_BATCHED;
-			else
-				cli_bad(&c, "--policy: '%s' is not strict, lazy or batched", v);
+			cfg->policy = (enum policy)cli_choice(&c, a, v, policies, 3);
 			break;
 		case OPT_RECLAIM:
-			if (!strcmp(v, "inline"))
-				cfg->reclaim = RECLAIM_INLINE;
-			else if (!strcmp(v, "thread"))
-				cfg->reclaim = RECLAIM_THREAD;
-			else
-				cli_bad(&c, "--reclaim: '%s' is not inline or thread", v);
+			cfg->reclaim = (enum reclaim)cli_choice(&c, a, v, reclaims, 2);
 			break;
 		case OPT_ZIPF:
 			cfg->zipf = cli_double(&c, a, v, 0, 0.9999, 0);

@@ -70,7 +70,5 @@ const struct lru_ops lru_index_ops = {
 	.add = index_lru_add,
 	.touch = index_lru_touch,
 	.del_if_linked = index_lru_del_if_linked,
-	.evict = index_lru_evict,
-	.isolate = NULL,
-	.audit = NULL,
+	.evict = index_lru_evict,	/* at random; no isolate, no audit */
 };

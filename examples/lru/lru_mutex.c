@@ -129,25 +129,21 @@ static size_t mutex_lru_audit(struct cache *c, struct checks *ck, size_t *dups)
 	return n;
 }
 
+/* The mutex lists' operations; sharded: the same lists, --shards of
+ * them (cache_init sizes c->shards), with no batched touch. */
+#define MUTEX_LRU_OPS                                                          \
+	.add = mutex_lru_add, .touch = mutex_lru_touch,                        \
+	.del_if_linked = mutex_lru_del_if_linked, .evict = reclaim_isolated,   \
+	.isolate = mutex_lru_isolate, .audit = mutex_lru_audit
+
 const struct lru_ops lru_mutex_ops = {
 	.name = "mutex",
-	.add = mutex_lru_add,
-	.touch = mutex_lru_touch,
+	MUTEX_LRU_OPS,
 	.touch_batched = mutex_lru_touch_batched,
 	.flush = mutex_lru_flush,
-	.del_if_linked = mutex_lru_del_if_linked,
-	.evict = reclaim_isolated,
-	.isolate = mutex_lru_isolate,
-	.audit = mutex_lru_audit,
 };
 
-/* The same lists, --shards of them (cache_init sizes c->shards). */
 const struct lru_ops lru_sharded_ops = {
 	.name = "sharded",
-	.add = mutex_lru_add,
-	.touch = mutex_lru_touch,
-	.del_if_linked = mutex_lru_del_if_linked,
-	.evict = reclaim_isolated,
-	.isolate = mutex_lru_isolate,
-	.audit = mutex_lru_audit,
+	MUTEX_LRU_OPS,
 };

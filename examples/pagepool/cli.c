@@ -114,6 +114,9 @@ enum {
 	O_ROUNDS, O_STASH, O_PIN,
 };
 
+/* --pin's words, in the order of enum pin_mode from PIN_SPREAD */
+static const char *const pins[] = { "spread", "shared" };
+
 static const struct cli_opt opts[] = {
 	[O_WORKLOAD] = { "--workload", CLI_VALUE }, [O_MODE] = { "--mode", CLI_VALUE },
 	[O_THREADS] = { "--threads", CLI_VALUE },   [O_SECONDS] = { "--seconds", CLI_VALUE },
@@ -171,12 +174,8 @@ void cli_parse(int argc, char **argv)
 		case O_ROUNDS: pp_opt.rounds = (unsigned)cli_int(&c, a, v, 1, 100); break;
 		case O_STASH: pp_opt.stash = (long)cli_int(&c, a, v, 0, 1 << 24); break;
 		case O_PIN:
-			if (!v || strcmp(v, "spread") == 0)
-				pp_opt.pin = PIN_SPREAD;
-			else if (strcmp(v, "shared") == 0)
-				pp_opt.pin = PIN_SHARED;
-			else
-				cli_bad(&c, "--pin: '%s' is not spread or shared", v);
+			pp_opt.pin = !v ? PIN_SPREAD
+				     : (enum pin_mode)(PIN_SPREAD + cli_choice(&c, a, v, pins, 2));
 			break;
 		case O_JSON: pp_opt.json = true; break;
 		case O_QUIET: pp_opt.quiet = true; break;

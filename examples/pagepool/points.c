@@ -55,18 +55,27 @@ static size_t fit_chunk(unsigned nworkers)
 	return want < room ? want : (room ? room : 1);
 }
 
+/* The growable arrays of results and groups: base (n used, *cap allocated,
+ * doubling from first) gets room for one more element of size bytes;
+ * returns the new base.  The new element is base + n, zeroed. */
+static void *grow_one(void *base, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n == *cap) {
+		*cap = *cap ? *cap * 2 : first;
+		base = realloc(base, *cap * size);
+		if (!base)
+			pp_die("out of memory");
+	}
+	memset((char *)base + n * size, 0, size);
+	return base;
+}
+
 static struct result *new_result(int wl, int mode, unsigned threads, unsigned delay,
 				 unsigned round)
 {
-	if (pp_nresults == cap_results) {
-		cap_results = cap_results ? cap_results * 2 : 64;
-		pp_results = realloc(pp_results, cap_results * sizeof(*pp_results));
-		if (!pp_results)
-			pp_die("out of memory");
-	}
+	pp_results = grow_one(pp_results, pp_nresults, &cap_results, sizeof(*pp_results), 64);
 	struct result *res = &pp_results[pp_nresults++];
 
-	memset(res, 0, sizeof(*res));
 	res->wl = wl;
 	res->mode = mode;
 	res->threads = threads;
@@ -241,15 +250,9 @@ static void point_high(struct result *res)
 
 static struct group *new_group(int wl, unsigned threads, unsigned delay)
 {
-	if (pp_ngroups == cap_groups) {
-		cap_groups = cap_groups ? cap_groups * 2 : 16;
-		pp_groups = realloc(pp_groups, cap_groups * sizeof(*pp_groups));
-		if (!pp_groups)
-			pp_die("out of memory");
-	}
+	pp_groups = grow_one(pp_groups, pp_ngroups, &cap_groups, sizeof(*pp_groups), 16);
 	struct group *g = &pp_groups[pp_ngroups++];
 
-	memset(g, 0, sizeof(*g));
 	g->wl = wl;
 	g->threads = threads;
 	g->delay_ms = delay;

@@ -8,8 +8,8 @@
 #      make fuzz [FUZZ_SECONDS=60] [FUZZ_CC=clang]
 #    runs it for FUZZ_SECONDS on a scratch copy of the seed corpus and
 #    prints libFuzzer's final stats (executions).
-#  - `make soak [SOAK_MINUTES=10]`: test/fuzz/soak.sh runs test/stress and
-#    test/fl_stress across mixes, thread counts and seeds; non-zero exit on
+#  - `make soak [SOAK_MINUTES=10]`: test/fuzz/soak.sh runs test/stress/stress and
+#    test/stress/fl_stress across mixes, thread counts and seeds; non-zero exit on
 #    any discrepancy; prints the total operations.
 check_PROGRAMS += test/fuzz/fuzz_replay
 test_fuzz_fuzz_replay_SOURCES = test/fuzz/fuzz_list.c $(CORE_SOURCES)
@@ -46,7 +46,7 @@ fuzz: test/fuzz/fuzz_list
 	echo "fuzz: passed, $$(sed -n 's/^stat::number_of_executed_units: *//p' test/fuzz/fuzz.log) executions"
 
 SOAK_MINUTES = 10
-soak: test/stress test/fl_stress
+soak: test/stress/stress test/stress/fl_stress
 	CASLIST_BUILDDIR='$(abs_top_builddir)' SOAK_MINUTES='$(SOAK_MINUTES)' \
 		$(SHELL) $(srcdir)/test/fuzz/soak.sh
 

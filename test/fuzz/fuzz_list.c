@@ -293,10 +293,9 @@ static void op_list(unsigned op)
 		break;
 	case 5: /* move_head of any node, from whichever list it is on */
 		n = (int)(b % NN);
-		if (where[n] < 0) {
-			REQUIRE(caslist_move_head(&L[l], &node[n]) == CASLIST_ENOENT, "move_head");
-		} else {
-			REQUIRE(caslist_move_head(&L[l], &node[n]) == CASLIST_OK, "move_head");
+		REQUIRE(caslist_move_head(&L[l], &node[n]) ==
+				(where[n] < 0 ? CASLIST_ENOENT : CASLIST_OK), "move_head");
+		if (where[n] >= 0) {
 			m_remove(n);
 			m_insert(l, 0, n);
 		}

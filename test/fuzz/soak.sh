@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/fuzz/soak.sh - `make soak`: the stress tests for a long time.
-# Cycles through every test/stress mix (rand rotate near ends all) and
-# test/fl_stress, at 2, 8, 64 and 256 threads, a new seed for every run,
+# Cycles through every test/stress/stress mix (rand rotate near ends all) and
+# test/stress/fl_stress, at 2, 8, 64 and 256 threads, a new seed for every run,
 # until SOAK_MINUTES (default 10) have passed.  Each run lasts
 # SOAK_RUN_SECONDS (default 10).  Any failed run (a broken invariant, a
 # hang caught by the watchdog, a sanitizer report) stops the soak with its
 # output and exit 1.  At the end: runs, total operations, exit 0.
-b=${CASLIST_BUILDDIR:-.}/test
+b=${CASLIST_BUILDDIR:-.}/test/stress
 minutes=${SOAK_MINUTES:-10}
 per=${SOAK_RUN_SECONDS:-10}
 seed=${SOAK_SEED:-1000}

@@ -55,12 +55,9 @@ static void *t3(void *arg)
 int main(void)
 {
 	A = list_new();
-	a = obj_new(1);
-	b = obj_new(2);
-	c = obj_new(3);
-	caslist_add_tail(A, &a->link);
-	caslist_add_tail(A, &b->link);
-	caslist_add_tail(A, &c->link);
+	a = obj_tail(A, 1);
+	b = obj_tail(A, 2);
+	c = obj_tail(A, 3);
 	run_threads(t1, t2, t3);
 	assert(list_len(A) == 3u - del2 - (got3 != NULL));
 	assert(!del2 || !linked(&c->link));

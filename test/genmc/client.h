@@ -93,6 +93,102 @@ static inline struct caslist_list *list_new(void)
 	return l;
 }
 
+/* A new node with payload data (written before it is published), added
+ * at l's tail or head.  In main's set-up, before the threads start, the
+ * order of the allocations and the adds is not an interleaving GenMC
+ * explores. */
+static inline struct obj *obj_tail(struct caslist_list *l, int data)
+{
+	struct obj *o = obj_new(data);
+
+	caslist_add_tail(l, &o->link);
+	return o;
+}
+
+static inline struct obj *obj_head(struct caslist_list *l, int data)
+{
+	struct obj *o = obj_new(data);
+
+	caslist_add_head(l, &o->link);
+	return o;
+}
+
+/* A new list holding *a (payload 1) and *b (payload 2), in that order. */
+static inline struct caslist_list *list_ab(struct obj **a, struct obj **b)
+{
+	struct caslist_list *l = list_new();
+
+	*a = obj_tail(l, 1);
+	*b = obj_tail(l, 2);
+	return l;
+}
+
+/* Cut l's front up to end (caslist_cut_front), check the chain (it starts
+ * at first unless that is NULL, ends at end, every payload in [lo, hi]),
+ * splice it back at l's tail; returns how many nodes it held. */
+static inline int cut_check_splice(struct caslist_list *l, struct caslist_node *first,
+				   struct caslist_node *end, int lo, int hi)
+{
+	struct caslist_node *f = caslist_cut_front(l, end), *last = NULL;
+	int k = 0;
+
+	assert(f != NULL && (first == NULL || f == first));
+	for (struct caslist_node *c = f; c != NULL; c = caslist_chain_next(c)) {
+		assert(OBJ(c)->data >= lo && OBJ(c)->data <= hi);
+		last = c;
+		k++;
+	}
+	assert(last == end);
+	caslist_splice_tail(l, f, end);
+	return k;
+}
+
+/* The free-list clients' nodes (a plain payload again) and their free
+ * list: clusters of 2, `reserve` descriptors reserved (0: none). */
+struct fobj {
+	struct caslist_fl_node fl;
+	int data;
+};
+
+static inline struct fobj *fobj_new(int data)
+{
+	struct fobj *o = malloc(sizeof(*o));
+
+	caslist_fl_node_init(&o->fl);
+	o->data = data;
+	return o;
+}
+
+static inline struct caslist_fl *fl_new(size_t reserve)
+{
+	struct caslist_fl *f = malloc(sizeof(*f));
+
+	caslist_fl_init(f, 2);
+	if (reserve > 0)
+		caslist_fl_reserve(f, reserve);
+	return f;
+}
+
+/* Take up to n nodes from f, where a carries payload 10 and any other node
+ * 20: each taken node's payload is checked, *got_a / *got_b say which came. */
+static inline void fl_take_ab(struct caslist_fl *f, unsigned n, struct fobj *a, int *got_a,
+			      int *got_b)
+{
+	struct caslist_fl_batch bt;
+	struct caslist_fl_node *x;
+
+	caslist_fl_take(f, n, &bt);
+	while ((x = caslist_fl_batch_next(&bt)) != NULL) {
+		struct fobj *o = caslist_entry(x, struct fobj, fl);
+
+		assert(o->data == (o == a ? 10 : 20));
+		if (o == a)
+			*got_a = 1;
+		else
+			*got_b = 1;
+	}
+}
+
 /*
  * After every thread is joined: l is a well-formed cycle (caslist_check:
  * no lock bit, next->prev == self) holding exactly the n nodes of want[],

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * flgrow - the descriptor pool grows inside a put while a scanner asks a
- * node's state (the TSan finding of issue 26: test/fl_grow).  No
+ * node's state (the TSan finding of issue 26: test/stress/fl_grow).  No
  * caslist_fl_reserve: T1's put of x finds the pool empty, allocates a slab
  * (calloc) and points x at a descriptor of it.  T2 asks x's state, which
  * locks the descriptor x points to: that access must follow the slab's
@@ -12,11 +12,6 @@
  * (Not IMM: see flput.c.)
  */
 #include "client.h"
-
-struct fobj {
-	struct caslist_fl_node fl;
-	int data;
-};
 
 static struct caslist_fl *F;
 static struct fobj *x;
@@ -41,10 +36,8 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	F = malloc(sizeof(*F));
-	caslist_fl_init(F, 2);
-	x = malloc(sizeof(*x));
-	caslist_fl_node_init(&x->fl);
+	F = fl_new(0);
+	x = fobj_new(0);
 	run_threads(t1, t2, NULL);
 	assert(caslist_fl_node_state(F, &x->fl) == CASLIST_FL_FREE);
 	assert(caslist_fl_check(F, NULL, NULL) == 0);

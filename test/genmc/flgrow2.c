@@ -12,11 +12,6 @@
  */
 #include "client.h"
 
-struct fobj {
-	struct caslist_fl_node fl;
-	int data;
-};
-
 static struct caslist_fl *F;
 static struct fobj *x, *y;
 
@@ -48,12 +43,9 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	F = malloc(sizeof(*F));
-	caslist_fl_init(F, 2);
-	x = malloc(sizeof(*x));
-	y = malloc(sizeof(*y));
-	caslist_fl_node_init(&x->fl);
-	caslist_fl_node_init(&y->fl);
+	F = fl_new(0);
+	x = fobj_new(0);
+	y = fobj_new(0);
 	run_threads(t1, t2, NULL);
 	assert(caslist_fl_node_state(F, &x->fl) == CASLIST_FL_FREE);
 	assert(caslist_fl_node_state(F, &y->fl) == CASLIST_FL_FREE);

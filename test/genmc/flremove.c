@@ -14,31 +14,14 @@
  */
 #include "client.h"
 
-struct fobj {
-	struct caslist_fl_node fl;
-	int data;
-};
-
 static struct caslist_fl *F;
 static struct fobj *x1, *x2;
 static int taken1, taken2, removed2;
 
 static void *t1(void *arg)
 {
-	struct caslist_fl_batch bt;
-	struct caslist_fl_node *x;
-
 	(void)arg;
-	caslist_fl_take(F, 2, &bt);
-	while ((x = caslist_fl_batch_next(&bt)) != NULL) {
-		struct fobj *o = caslist_entry(x, struct fobj, fl);
-
-		assert(o->data == (o == x1 ? 10 : 20));
-		if (o == x1)
-			taken1 = 1;
-		else
-			taken2 = 1;
-	}
+	fl_take_ab(F, 2, x1, &taken1, &taken2);
 	PROBE(1, taken1 && !taken2);
 	return NULL;
 }
@@ -57,15 +40,9 @@ int main(void)
 {
 	size_t nodes = 0;
 
-	F = malloc(sizeof(*F));
-	caslist_fl_init(F, 2);
-	caslist_fl_reserve(F, 4);
-	x1 = malloc(sizeof(*x1));
-	x2 = malloc(sizeof(*x2));
-	caslist_fl_node_init(&x1->fl);
-	caslist_fl_node_init(&x2->fl);
-	x1->data = 10;
-	x2->data = 20;
+	F = fl_new(4);
+	x1 = fobj_new(10);
+	x2 = fobj_new(20);
 	caslist_chain_link(&x1->fl.link, &x2->fl.link);
 	caslist_fl_put_batch(F, &x1->fl, &x2->fl, 2);
 	run_threads(t1, t2, NULL);

@@ -14,11 +14,6 @@
  */
 #include "client.h"
 
-struct fobj {
-	struct caslist_fl_node fl;
-	int data;
-};
-
 static struct caslist_fl *F;
 static struct fobj *x;
 static _Atomic int eager = -1;
@@ -52,12 +47,8 @@ static void *t2(void *arg)
 
 int main(void)
 {
-	F = malloc(sizeof(*F));
-	caslist_fl_init(F, 2);
-	caslist_fl_reserve(F, 4);
-	x = malloc(sizeof(*x));
-	caslist_fl_node_init(&x->fl);
-	x->data = 1;
+	F = fl_new(4);
+	x = fobj_new(1);
 	caslist_fl_put(F, &x->fl);
 	run_threads(t1, t2, NULL);
 	assert(caslist_fl_node_state(F, &x->fl) == CASLIST_FL_NOT_FREE);

@@ -17,18 +17,23 @@ static struct caslist_node *got2, *got3;
 static void *t1(void *arg)
 {
 	(void)arg;
-	n = obj_new(2);
-	caslist_add_head(A, &n->link);
+	n = obj_head(A, 2);
 	return NULL;
+}
+
+/* x, popped: NULL or a node with its own payload (a: 1, n: 2) */
+static struct caslist_node *popped(struct caslist_node *x)
+{
+	if (x != NULL)
+		assert(OBJ(x)->data == (OBJ(x) == a ? 1 : 2));
+	return x;
 }
 
 static void *t2(void *arg)
 {
-	struct caslist_node *x = caslist_pop_head(A);
+	struct caslist_node *x = popped(caslist_pop_head(A));
 
 	(void)arg;
-	if (x != NULL)
-		assert(OBJ(x)->data == (OBJ(x) == a ? 1 : 2));
 	PROBE(1, x != NULL && OBJ(x)->data == 2);
 	got2 = x;
 	return NULL;
@@ -36,11 +41,9 @@ static void *t2(void *arg)
 
 static void *t3(void *arg)
 {
-	struct caslist_node *x = caslist_pop_tail(A);
+	struct caslist_node *x = popped(caslist_pop_tail(A));
 
 	(void)arg;
-	if (x != NULL)
-		assert(OBJ(x)->data == (OBJ(x) == a ? 1 : 2));
 	PROBE(2, x != NULL && OBJ(x)->data == 2);
 	PROBE(3, x == NULL);
 	got3 = x;
@@ -50,8 +53,7 @@ static void *t3(void *arg)
 int main(void)
 {
 	A = list_new();
-	a = obj_new(1);
-	caslist_add_tail(A, &a->link);
+	a = obj_tail(A, 1);
 	run_threads(t1, t2, t3);
 	assert(got2 == NULL || got2 != got3);
 	size_t popped = (got2 != NULL) + (got3 != NULL);

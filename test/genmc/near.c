@@ -50,11 +50,9 @@ static void *t3(void *arg)
 int main(void)
 {
 	A = list_new();
-	p = obj_new(1);
-	x = obj_new(2);
+	p = obj_tail(A, 1);
+	x = obj_tail(A, 2);
 	n = obj_new(3);
-	caslist_add_tail(A, &p->link);
-	caslist_add_tail(A, &x->link);
 	run_threads(t1, t2, t3);
 	assert(list_len(A) == 3 && p->data == 9);
 	assert(list_pos(A, &n->link) == (near_rc == CASLIST_NEAR_BEFORE ? 1 : 2));

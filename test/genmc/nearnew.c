@@ -35,10 +35,9 @@ static void *t2(void *arg)
 int main(void)
 {
 	A = list_new();
-	a = obj_new(1);
+	a = obj_tail(A, 1);
 	x = obj_new(2);
 	n = obj_new(3);
-	caslist_add_tail(A, &a->link);
 	run_threads(t1, t2, NULL);
 	assert(list_len(A) == (rc2 == CASLIST_ENOENT ? 3u : 4u));
 	assert(list_pos(A, &p->link) == 0);

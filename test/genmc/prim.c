@@ -56,11 +56,7 @@ static void *t3(void *arg)
 
 int main(void)
 {
-	A = list_new();
-	a = obj_new(1);
-	b = obj_new(2);
-	caslist_add_tail(A, &a->link);
-	caslist_add_tail(A, &b->link);
+	A = list_ab(&a, &b);
 	run_threads(t1, t2, t3);
 	assert(list_len(A) == 1 && list_pos(A, &a->link) == 0);
 	assert(a->data == 2 && !linked(&b->link));

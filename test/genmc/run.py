@@ -166,18 +166,18 @@ def find_sites(root, unplaced):
             kind = kind_of(name, arg)
             lineno = text.count("\n", 0, m.start()) + 1
             func = function_at(lines, lineno)
-            base = "%s %s: %s" % (fn, func, ctext)
+            site = "%s %s: %s" % (fn, func, ctext)
             if kind == "cas-failure":
-                base += " [failure]"
-            seen[base] = seen.get(base, 0) + 1
-            if seen[base] > 1:
-                base += " #%d" % seen[base]
+                site += " [failure]"
+            seen[site] = seen.get(site, 0) + 1
+            if seen[site] > 1:
+                site += " #%d" % seen[site]
             for weaker in WEAKER[kind].get(order, []):
                 sites.append({
                     "file": fn, "rel": rel, "line": lineno, "func": func, "kind": kind,
                     "order": order, "weaker": weaker, "start": m.start(),
                     "end": m.end(), "call": ctext,
-                    "key": "%s -> %s" % (base, weaker),
+                    "key": "%s -> %s" % (site, weaker),
                 })
     return sites
 

@@ -12,21 +12,26 @@ static struct caslist_list *A, *B;
 static struct obj *o;
 static _Atomic int r1 = -1, r2 = -1;	/* atomic: each probe reads the other's */
 
+/* One side of the race: touch o on l, result in *mine; probe k: this side
+ * moved o after the other side added it. */
+static void touch_side(struct caslist_list *l, _Atomic int *mine, _Atomic int *other, int k)
+{
+	*mine = caslist_touch(l, &o->link);
+	assert(o->data == 5);
+	PROBE(k, *mine == CASLIST_OK && *other == CASLIST_TOUCH_ADDED);
+}
+
 static void *t1(void *arg)
 {
 	(void)arg;
-	r1 = caslist_touch(A, &o->link);
-	assert(o->data == 5);
-	PROBE(1, r1 == CASLIST_OK && r2 == CASLIST_TOUCH_ADDED);
+	touch_side(A, &r1, &r2, 1);
 	return NULL;
 }
 
 static void *t2(void *arg)
 {
 	(void)arg;
-	r2 = caslist_touch(B, &o->link);
-	assert(o->data == 5);
-	PROBE(2, r2 == CASLIST_OK && r1 == CASLIST_TOUCH_ADDED);
+	touch_side(B, &r2, &r1, 2);
 	return NULL;
 }
 

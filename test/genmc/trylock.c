@@ -48,8 +48,7 @@ static void *t3(void *arg)
 int main(void)
 {
 	A = list_new();
-	a = obj_new(1);
-	caslist_add_tail(A, &a->link);
+	a = obj_tail(A, 1);
 	run_threads(t1, t2, t3);
 	size_t popped = (got2 != NULL) + (got3 != NULL);
 	assert(got2 == NULL || got2 != got3);

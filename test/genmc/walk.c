@@ -53,9 +53,8 @@ int main(void)
 {
 	A = list_new();
 	B = list_new();
-	a = obj_new(1);
+	a = obj_tail(A, 1);
 	n = obj_new(0);
-	caslist_add_tail(A, &a->link);
 	run_threads(t1, t2, t3);
 	assert(list_len(A) == 2 && list_pos(A, &m->link) == 1);
 	assert(list_len(B) == 1 && list_pos(B, &n->link) == 0);

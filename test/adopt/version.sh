@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# test/adopt/version.sh - the version numbers a user sees agree (TAP):
+#  - the newest ChangeLog entry names AC_INIT's version;
+#  - a program built against this build's headers and library gets that
+#    version from CASLIST_VERSION (compile time) and caslist_version()
+#    (run time);
+#  - the shared object's names follow -version-info current:revision:age:
+#    soname libcaslist.so.(current - age), file libcaslist.so.(current -
+#    age).age.revision;
+#  - the triple follows the libtool rules against the newest release
+#    recorded in doc/abi/ (VERSION.symbols: its exported functions, its
+#    triple in the first line): a removed function needs a new soname
+#    (current up, age 0); an added one needs current and age up by the same
+#    step; the same set keeps current and age.
+set -u
+. "$(dirname "$0")/prologue.sh"
+scratch ver
+
+# 1. ChangeLog: the first entry's heading is "DATE  libcaslist VERSION ...".
+top=$(grep -m1 '^[0-9]' "$SRCDIR/ChangeLog")
+case $top in
+*"libcaslist $VERSION "* | *"libcaslist $VERSION") rc=0 ;;
+*) rc=1 ;;
+esac
+tap_check $rc "newest ChangeLog entry names libcaslist $VERSION: '$top'"
+
+# 2. CASLIST_VERSION and caslist_version() encode VERSION.
+IFS=. read -r vmaj vmin vpat <<EOF
+$VERSION
+EOF
+want=$((vmaj * 10000 + vmin * 100 + vpat))
+cat >"$tmp/v.c" <<'SRC'
+#include <stdio.h>
+#include <caslist/version.h>
+int main(void)
+{
+	printf("%d %d %s\n", CASLIST_VERSION, caslist_version(), CASLIST_VERSION_STRING);
+	return 0;
+}
+SRC
+lib=$b/lib/.libs
+if [ -f "$lib/libcaslist.so" ]; then
+	link="-L$lib -lcaslist"
+elif [ -f "$lib/libcaslist.a" ]; then
+	link="$lib/libcaslist.a"
+else
+	link=
+fi
+if [ -n "$link" ] &&
+	$CC $SAN_FLAGS -I"$SRCDIR/include" -I"$b/include" "$tmp/v.c" $link $PTHREAD_CFLAGS \
+		-o "$tmp/v" >"$tmp/log" 2>&1; then
+	got=$(LD_LIBRARY_PATH=$lib "$tmp/v")
+	tap_check "$(test "$got" = "$want $want $VERSION"; echo $?)" \
+		"CASLIST_VERSION, caslist_version(), CASLIST_VERSION_STRING: '$got' (want '$want $want $VERSION')"
+else
+	sed 's/^/# /' "$tmp/log" 2>/dev/null | head -10
+	tap_check 1 "a program against the built library compiles and links"
+fi
+
+# 3. The shared object's names.
+IFS=: read -r cur rev age <<EOF
+$LT_VERSION
+EOF
+major=$((cur - age))
+so=$lib/libcaslist.so
+if [ ! -f "$so" ]; then
+	tap_skip "no shared library built"
+	tap_skip "no shared library built"
+else
+	tap_check "$(test -f "$lib/libcaslist.so.$major.$age.$rev"; echo $?)" \
+		"-version-info $LT_VERSION: $lib/libcaslist.so.$major.$age.$rev exists"
+	soname=$(objdump -p "$so" | sed -n 's/^ *SONAME *//p')
+	tap_check "$(test "$soname" = "libcaslist.so.$major"; echo $?)" \
+		"soname '$soname' is libcaslist.so.$major"
+fi
+
+# 4. The triple against the newest recorded release.
+rec=$(ls "$SRCDIR"/doc/abi/*.symbols | sort -V | tail -n 1)
+rver=$(basename "$rec" .symbols)
+rtrip=$(sed -n '1s/.*-version-info \([0-9]*:[0-9]*:[0-9]*\).*/\1/p' "$rec")
+IFS=: read -r rcur rrev rage <<EOF
+$rtrip
+EOF
+if [ -z "$rtrip" ]; then
+	tap_check 1 "$rec: first line names no -version-info"
+elif [ ! -f "$so" ]; then
+	tap_skip "no shared library built"
+else
+	grep -v '^#' "$rec" | sort -u >"$tmp/old"
+	nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' | sort -u >"$tmp/new"
+	removed=$(comm -23 "$tmp/old" "$tmp/new" | tr '\n' ' ')
+	added=$(comm -13 "$tmp/old" "$tmp/new" | tr '\n' ' ')
+	if [ -n "$removed" ]; then
+		rc=$(test "$cur" -gt "$rcur" && test "$age" -eq 0; echo $?)
+		why="removed since $rver ($removed): current > $rcur and age 0"
+	elif [ -n "$added" ]; then
+		rc=$(test "$cur" -gt "$rcur" && test $((cur - age)) -eq $((rcur - rage)); echo $?)
+		why="added since $rver ($added): current > $rcur, current - age = $((rcur - rage))"
+	else
+		rc=$(test "$cur" -eq "$rcur" && test "$age" -eq "$rage"; echo $?)
+		why="same functions as $rver: current $rcur, age $rage"
+	fi
+	tap_check "$rc" "-version-info $LT_VERSION against $rver ($rtrip): $why"
+	if [ "$rver" = "$VERSION" ]; then
+		tap_check "$(test "$LT_VERSION" = "$rtrip" && test -z "$removed$added"; echo $?)" \
+			"$VERSION is recorded in doc/abi: the same functions and triple"
+	fi
+fi
+tap_done

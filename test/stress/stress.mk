@@ -1,0 +1,56 @@
+# test/stress/stress.mk - included from Makefile.am; append to the shared variables with +=
+#
+# Stress tests (TAP through the .sh drivers): many threads for a while,
+# invariants checked during and after the run, and the mutants that must
+# make them fail.  The drivers share test/stress/driver.sh.
+check_PROGRAMS += test/stress/stress test/stress/xlist \
+	test/stress/stress-mutant-skiplock test/stress/stress-mutant-relaxed \
+	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow
+TESTS += test/stress/stress.sh test/stress/xlist.sh test/stress/mutants.sh \
+	test/stress/fl_grow.sh test/stress/fl_stress.sh
+EXTRA_DIST += test/stress/driver.sh test/stress/stress.sh test/stress/xlist.sh \
+	test/stress/mutants.sh test/stress/mutate.sh test/stress/fl_stress.sh test/stress/fl_grow.sh
+test_stress_stress_SOURCES = test/stress/stress.c test/util.h
+test_stress_stress_LDADD = $(TEST_LIBS)
+test_stress_xlist_SOURCES = test/stress/xlist.c test/util.h
+test_stress_xlist_LDADD = $(TEST_LIBS)
+# mix rcu (objects freed through call_rcu) needs liburcu-memb
+if HAVE_URCU_MEMB
+test_stress_xlist_CPPFLAGS = $(AM_CPPFLAGS) -DXLIST_URCU
+test_stress_xlist_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
+test_stress_xlist_LDADD += $(URCU_MEMB_LIBS)
+endif
+test_stress_fl_stress_SOURCES = test/stress/fl_stress.c test/util.h
+test_stress_fl_stress_LDADD = $(TEST_LIBS)
+# fl_grow: the descriptor pool grows while a scanner probes nodes (TSan).
+test_stress_fl_grow_SOURCES = test/stress/fl_grow.c test/tap.h test/util.h
+test_stress_fl_grow_LDADD = $(TEST_LIBS)
+
+# mutants: the core with one lock step skipped / one release weakened.
+test_stress_stress_mutant_skiplock_SOURCES = test/stress/stress.c
+nodist_test_stress_stress_mutant_skiplock_SOURCES = mut/skiplock/core.c
+test_stress_stress_mutant_skiplock_CPPFLAGS = -Imut/skiplock $(AM_CPPFLAGS)
+test_stress_stress_mutant_skiplock_LDADD = $(PTHREAD_LIBS)
+test_stress_stress_mutant_relaxed_SOURCES = test/stress/stress.c
+nodist_test_stress_stress_mutant_relaxed_SOURCES = mut/relaxed/core.c
+test_stress_stress_mutant_relaxed_CPPFLAGS = -Imut/relaxed $(AM_CPPFLAGS)
+test_stress_stress_mutant_relaxed_LDADD = $(PTHREAD_LIBS)
+# mutant: takes ignore open scan windows (always lazy).
+test_stress_fl_stress_mutant_window_SOURCES = test/stress/fl_stress.c
+nodist_test_stress_fl_stress_mutant_window_SOURCES = mut/window/core.c
+test_stress_fl_stress_mutant_window_CPPFLAGS = -Imut/window $(AM_CPPFLAGS)
+test_stress_fl_stress_mutant_window_LDADD = $(PTHREAD_LIBS)
+# The mutants' cores: lib/ copied with one line changed (test/stress/mutate.sh);
+# the library's sources, installed for the inline mode, carry no switch.
+MUT_DEPS = $(CORE_SOURCES) $(STATIC_FILES) \
+	test/stress/mutate.sh
+mut/skiplock/core.c: $(MUT_DEPS)
+	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh skiplock $(srcdir) mut/skiplock $(CORE_SOURCES)
+mut/relaxed/core.c: $(MUT_DEPS)
+	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh relaxed $(srcdir) mut/relaxed $(CORE_SOURCES)
+mut/window/core.c: $(MUT_DEPS)
+	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh window $(srcdir) mut/window $(CORE_SOURCES)
+# clean-local runs it (bench/bench.mk holds the one clean-local rule)
+clean-mut:
+	rm -rf mut
+.PHONY: clean-mut

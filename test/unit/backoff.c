@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/unit/backoff.c - the wait policy's crowding hint (static/backoff.h).
+ *
+ *  1-4. The hint's logic, fed yield durations directly: a new thread
+ *       spins up to CASLIST_LK_BACKOFF_MAX; one slow yield lowers the cap to
+ *       CASLIST_LK_CROWDED_MAX; it takes CASLIST_LK_CROWD_HOLD quick yields to raise it again,
+ *       and a slow one in between starts the count over.
+ *  5-6. backoff() itself: rounds grow the budget up to the cap and
+ *       stay there (63 while crowded, 32767 otherwise).
+ *  7-8. The growth law: 7, 63, 511, 4095 (eightfold, a mask); each
+ *       round's draw is at least one pause and within its budget.
+ *  9-11. The heat (a hot head's waits): a wait that backed off leaves
+ *       its budget as the thread's heat, the next wait starts from it,
+ *       an acquisition without a wait halves it.
+ *  12.  On the machine: this thread and a spinning one pinned to one CPU;
+ *       some sched_yield must give the CPU away for more than 5 us and
+ *       raise the hint (at most 2000 yields; one gave the CPU away in
+ *       about a third of the yields when measured).  Skipped where
+ *       the affinity cannot be set.
+ * Deterministic apart from 7, whose bound makes a false failure
+ * improbable (0.9^2000).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <caslist/static/heat.h>
+#include <caslist/static/watch.h>
+#include "../tap.h"
+
+static atomic_bool spin_stop;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	/* Relaxed: a stop flag, nothing else is read after it. */
+	while (!atomic_load_explicit(&spin_stop, memory_order_relaxed))
+		caslist_lk_cpu_relax();
+	return NULL;
+}
+
+/* Rounds of backoff() until the pauses stop growing; returns the cap. */
+static unsigned settled_spins(void)
+{
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+
+	for (int i = 0; i < 12; i++) {
+		unsigned cap = caslist_lk_backoff_cap();
+
+		if (b.spins >= cap)
+			return b.spins;
+		caslist_lk_backoff(&b);
+	}
+	return b.spins;
+}
+
+static void test_pinned(void)
+{
+	cpu_set_t one;
+	pthread_t t;
+	bool crowded = false;
+	int cpu = sched_getcpu();
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu < 0 ? 0 : cpu, &one);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0) {
+		tap_skip("cannot pin this thread");
+		return;
+	}
+	caslist_lk_backoff_crowd = 0;
+	if (pthread_create(&t, NULL, spinner, NULL) != 0) {
+		tap_skip("cannot start the spinning thread");
+		return;
+	}
+	if (pthread_setaffinity_np(t, sizeof(one), &one) != 0) {
+		tap_skip("cannot pin the spinning thread");
+		atomic_store_explicit(&spin_stop, true, memory_order_relaxed);
+		pthread_join(t, NULL);
+		return;
+	}
+	for (int i = 0; i < 2000 && !crowded; i++) {
+		caslist_lk_backoff_yield();
+		crowded = caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX;
+	}
+	atomic_store_explicit(&spin_stop, true, memory_order_relaxed);
+	pthread_join(t, NULL);
+	tap_ok(crowded, "a yield that gave the CPU to a spinning thread on the same CPU "
+	       "raised the hint (cap %u)", caslist_lk_backoff_cap());
+}
+
+static void test_growth(void)
+{
+	static const unsigned want[4] = { 7, 63, 511, 4095 };
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	bool grows = true, drawn = true;
+
+	for (int i = 0; i < 4; i++) {
+		caslist_lk_backoff(&b);
+		grows &= b.spins == want[i];
+	}
+	tap_ok(grows, "budgets grow eightfold: 7, 63, 511, 4095");
+	for (int i = 0; i < 10000; i++) {
+		unsigned n = caslist_lk_backoff_draw() & 511u;
+
+		drawn &= n <= 511;
+	}
+	tap_ok(drawn, "draws of a 511 budget are in [0, 511] (and a round pauses once more)");
+}
+
+static void test_heat(void)
+{
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	unsigned start;
+
+	caslist_lk_backoff_heat = 0;
+	caslist_lk_backoff_heat_start(&b);
+	start = b.spins;
+	caslist_lk_backoff(&b);
+	caslist_lk_backoff(&b);
+	caslist_lk_backoff_heat_end(&b, start);
+	tap_ok(caslist_lk_backoff_heat == 63, "a wait of two rounds leaves heat 63 (got %u)",
+	       caslist_lk_backoff_heat);
+	b = (struct caslist_lk_backoff)CASLIST_LK_BACKOFF_INIT;
+	caslist_lk_backoff_heat_start(&b);
+	tap_ok(b.spins == 63, "the next wait starts from it");
+	caslist_lk_backoff_heat_end(&b, b.spins);
+	tap_ok(caslist_lk_backoff_heat == 31, "an acquisition without a wait halves it (got %u)",
+	       caslist_lk_backoff_heat);
+}
+
+int main(void)
+{
+	bool crowded;
+
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_BACKOFF_MAX,
+	       "a new thread spins up to %u pauses a round",
+	       CASLIST_LK_BACKOFF_MAX);
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX,
+	       "one slow yield lowers the cap to %u",
+	       CASLIST_LK_CROWDED_MAX);
+	for (unsigned i = 0; i + 1 < CASLIST_LK_CROWD_HOLD; i++)
+		caslist_lk_backoff_note_yield(100);
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX, "%u quick yields keep it low",
+	       CASLIST_LK_CROWD_HOLD - 1);
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);	/* starts the count over */
+	for (unsigned i = 0; i + 1 < CASLIST_LK_CROWD_HOLD; i++)
+		caslist_lk_backoff_note_yield(100);
+	crowded = caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX;
+	caslist_lk_backoff_note_yield(100);
+	tap_ok(crowded && caslist_lk_backoff_cap() == CASLIST_LK_BACKOFF_MAX,
+	       "a slow yield starts the count over; %u quick ones raise the cap again",
+	       CASLIST_LK_CROWD_HOLD);
+
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);
+	tap_ok(settled_spins() == CASLIST_LK_CROWDED_MAX, "crowded: rounds settle at %u pauses",
+	       CASLIST_LK_CROWDED_MAX);
+	caslist_lk_backoff_crowd = 0;
+	tap_ok(settled_spins() == CASLIST_LK_BACKOFF_MAX, "not crowded: rounds settle at %u pauses",
+	       CASLIST_LK_BACKOFF_MAX);
+	test_growth();
+	test_heat();
+
+	test_pinned();
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}

@@ -1,0 +1,44 @@
+# test/unit/unit.mk - included from Makefile.am; append to the shared variables with +=
+#
+# Unit tests (TAP): one thread, or a few threads on one scenario, each case
+# checked against a model or a stated outcome.  Which operation each file
+# covers: test/README.md.
+check_PROGRAMS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
+	test/unit/misuse test/unit/misuse-release test/unit/hang test/unit/backoff \
+	test/unit/fl_seq test/unit/fl_untouched
+TESTS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
+	test/unit/misuse test/unit/misuse-release test/unit/fl_seq test/unit/fl_untouched \
+	test/unit/backoff test/unit/hang
+test_unit_seq_SOURCES = test/unit/seq.c test/tap.h test/util.h
+test_unit_seq_LDADD = $(TEST_LIBS)
+test_unit_batch_SOURCES = test/unit/batch.c test/tap.h test/util.h
+test_unit_batch_LDADD = $(TEST_LIBS)
+# the same sequential tests with the list operations inline (CASLIST_INLINE)
+test_unit_seq_inline_SOURCES = test/unit/seq.c test/tap.h test/util.h
+test_unit_seq_inline_CPPFLAGS = $(AM_CPPFLAGS) $(IMPL_CPPFLAGS)
+test_unit_seq_inline_LDADD = $(TEST_LIBS)
+test_unit_batch_inline_SOURCES = test/unit/batch.c test/tap.h test/util.h
+test_unit_batch_inline_CPPFLAGS = $(AM_CPPFLAGS) $(IMPL_CPPFLAGS)
+test_unit_batch_inline_LDADD = $(TEST_LIBS)
+# misuse: the core compiled in with the debug checks on, whatever the build.
+# (misuse.c and hang.c include "tap.h": -I test finds the shared harness.)
+test_unit_misuse_SOURCES = test/unit/misuse.c test/tap.h $(CORE_SOURCES)
+test_unit_misuse_CPPFLAGS = $(LIB_CPPFLAGS) -I$(top_srcdir)/test -DCASLIST_DEBUG=1
+test_unit_misuse_LDADD = $(PTHREAD_LIBS)
+# misuse-release: the same cases without CASLIST_DEBUG: the checks release
+# builds keep (CASLIST_REQUIRE) must abort there too.
+test_unit_misuse_release_SOURCES = test/unit/misuse.c test/tap.h $(CORE_SOURCES)
+test_unit_misuse_release_CPPFLAGS = $(LIB_CPPFLAGS) -I$(top_srcdir)/test
+test_unit_misuse_release_LDADD = $(PTHREAD_LIBS)
+# hang: misuse that would wait for ever prints the stuck-wait line (every build)
+test_unit_hang_SOURCES = test/unit/hang.c test/tap.h
+test_unit_hang_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
+test_unit_hang_LDADD = $(TEST_LIBS)
+# backoff: the wait policy's crowding hint (static/backoff.h), header only.
+test_unit_backoff_SOURCES = test/unit/backoff.c test/tap.h include/caslist/static/backoff.h
+test_unit_backoff_CPPFLAGS = $(LIB_CPPFLAGS)
+test_unit_backoff_LDADD = $(PTHREAD_LIBS)
+test_unit_fl_seq_SOURCES = test/unit/fl_seq.c test/tap.h test/util.h
+test_unit_fl_seq_LDADD = $(TEST_LIBS)
+test_unit_fl_untouched_SOURCES = test/unit/fl_untouched.c test/tap.h
+test_unit_fl_untouched_LDADD = $(TEST_LIBS)
