@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lib/stats.c - the storage of lib/stats.h (the measurement build's wait
- * counters and tunable policy: test/waitstat), and nothing else.  Linked
+ * counters and tunable policy: test/measure/waitstat), and nothing else.  Linked
  * only into that build; the library proper never has them.
  */
 #include "stats.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lib/stats.h - the measurement build's wait counters and tunable wait
- * policy (test/waitstat, -DCASLIST_STATS), force-included (-include)
+ * policy (test/measure/waitstat, -DCASLIST_STATS), force-included (-include)
  * ahead of the core's sources there.  Not installed: the protocol layer's
  * headers only have defaults (static/backoff.h) that this file replaces.
  * Per thread: backoff rounds, PAUSEs spun, sched_yield calls (a round =

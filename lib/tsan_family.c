@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lib/tsan_family.c - linked into libcaslist-tsan only (test/adopt.mk).
+ * lib/tsan_family.c - linked into libcaslist-tsan only (test/adopt/adopt.mk).
  *
  * gcc and clang each ship their own ThreadSanitizer runtime, and a process
  * must hold exactly one: gcc links libtsan.so.N into the program (and into

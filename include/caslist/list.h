@@ -76,7 +76,7 @@
  * the alignment only of types whose alignment is below their size; pointer-
  * sized words have none).  std::atomic<T> would be layout-identical with
  * libstdc++ and libc++ too, but C++11 does not promise it, and it would make
- * the structs non-copyable and non-trivial.  test/abi.sh compares sizeof,
+ * the structs non-copyable and non-trivial.  test/adopt/abi.sh compares sizeof,
  * alignof and offsetof of every public struct between a C and a C++ unit.
  * A C++ unit in inline mode (CASLIST_INLINE) compiles the operations
  * itself on these plain words, with the compiler's atomic builtins

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test/hang.c - misuse that hangs says why, in every build (TAP).
+ * test/unit/hang.c - misuse that hangs says why, in every build (TAP).
  *
  * Each case runs in a forked child that misuses the list in a way no
  * check can catch at once and that leaves an operation waiting for ever:

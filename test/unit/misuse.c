@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test/misuse.c - debug-build misuse checks abort with a message naming the
+ * test/unit/misuse.c - debug-build misuse checks abort with a message naming the
  * operation and the node address, and a waiter stuck on a link says so.
  * Built with the core compiled in and CASLIST_DEBUG=1 whatever the
  * configuration.  Each case runs in a forked child; the parent checks how
@@ -14,8 +14,8 @@
  * without a case fails here.  Allowed uses that older debug builds aborted
  * on are cases too: they must run clean.
  *
- * Built twice: test/misuse (CASLIST_DEBUG=1: every case) and
- * test/misuse-release (no CASLIST_DEBUG: only the CASLIST_LK_REQUIRE cases,
+ * Built twice: test/unit/misuse (CASLIST_DEBUG=1: every case) and
+ * test/unit/misuse-release (no CASLIST_DEBUG: only the CASLIST_LK_REQUIRE cases,
  * which release builds keep, and the allowed uses).
  */
 #include <errno.h>

@@ -35,7 +35,7 @@ CASLIST_LK_BEGIN
 
 /*
  * The wait policy's constants and the statistics hook.  Each is a default
- * that a measurement build may set before this header (test/waitstat
+ * that a measurement build may set before this header (test/measure/waitstat
  * force-includes the non-installed lib/stats.h, which makes them
  * per-thread counters and tunable variables); nothing else sets them.
  */

@@ -49,7 +49,7 @@ static inline void caslist_lk_cl_pool_init(struct caslist_fl *fl)
  *    it in its nodes, whose stores of a descriptor are releases (caslist_lk_set_cluster:
  *    put_batch, build_add, put) and whose loads are acquires (caslist_lk_cluster_of).
  *    A scanner (caslist_fl_node_state) reaches it that way and never
- *    through a list: a relaxed store there was the race test/fl_grow finds.
+ *    through a list: a relaxed store there was the race test/stress/fl_grow finds.
  */
 static inline struct caslist_cluster *caslist_lk_cl_grow(struct caslist_fl *fl)
 {

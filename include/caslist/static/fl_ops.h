@@ -127,7 +127,7 @@ static inline size_t caslist__fl_take(struct caslist_fl *fl, size_t want, struct
 	 * either this take sees the window open and fixes up eagerly, or the
 	 * scanner sees this stripe busy and waits until the batch is done. */
 	atomic_fetch_add_explicit(&fl->busy[b->stripe].n, 1, memory_order_seq_cst);
-	/* [mutant window] the mutant ignores open scan windows (test/mutate.sh) */
+	/* [mutant window] the mutant ignores open scan windows (test/stress/mutate.sh) */
 	b->eager = atomic_load_explicit(&fl->disable_depth, memory_order_seq_cst) != 0;
 	/* An eager take never leaves a node TAKEN, so the scanner need not
 	 * wait for it: leave the count at once.  Only takes that started

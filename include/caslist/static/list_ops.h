@@ -238,7 +238,7 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  *    (doc/protocol.md, "The hot head"): a loser that waits holding L(n) of a
  *    node in transit (0.3's order: unlink, then wait for the head) blocks
  *    every thread that needs n while it is parked; a loser that holds
- *    nothing lets the winner run a streak.  Measured (test/waitstat,
+ *    nothing lets the winner run a streak.  Measured (test/measure/waitstat,
  *    rotate at 2 threads, 2 vCPUs): 64 nodes 7-17 -> 72-80 Mops/s, 4096
  *    nodes 7-9 -> 72-78.
  * Each failed round takes and gives back locks, leaving every word as it

@@ -54,7 +54,7 @@ static inline bool caslist_lk_cas_lock(struct caslist_node *x, uintptr_t *seen, 
  */
 static inline void caslist_lk_unlock(struct caslist_node *x, struct caslist_node *s)
 {
-	/* [mutant relaxed] the mutant stores relaxed (test/mutate.sh) */
+	/* [mutant relaxed] the mutant stores relaxed (test/stress/mutate.sh) */
 	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_release);
 }
 
@@ -262,7 +262,7 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
 		 * p->next == x (caslist_lk_unlock, in caslist_lk_insert_locked or
 		 * caslist_lk_unlink_locked, by p's last holder). */
 		if (caslist_lk_prev_valid(p) &&
-		/* [mutant skiplock] the mutant trusts the hint: no CAS on the next line (test/mutate.sh) */
+		/* [mutant skiplock] the mutant trusts the hint: no CAS on the next line (test/stress/mutate.sh) */
 		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))
 			return p;
 		caslist_lk_backoff_wait(&b, p, op);
