@@ -53,7 +53,11 @@
  *  - Not async-signal-safe: a signal handler must not operate on a list
  *    (or node) that the interrupted code may be operating on.
  *  - Kept in every build (abort naming the operation): adding a node that
- *    is linked, and using a list that was never initialised.  A wait on
+ *    is linked, using a list that was never initialised, and passing a
+ *    list's head (of any list) where a node is wanted - to an add (as the
+ *    node added), del, del_if_linked, move_head, touch, cut_front,
+ *    batch_move_head(_n) or link_retire; add_after and add_near take a
+ *    head as their position.  A wait on
  *    one link longer than CASLIST_STUCK_MS milliseconds (environment,
  *    default 5000) prints one line on stderr naming the link, the waiting
  *    operation and the likely causes, and keeps waiting.
