@@ -59,8 +59,10 @@
  *    batch_move_head(_n) or link_retire; add_after and add_near take a
  *    head as their position.  A wait on
  *    one link longer than CASLIST_STUCK_MS milliseconds (environment,
- *    default 5000) prints one line on stderr naming the link, the waiting
- *    operation and the likely causes, and keeps waiting.
+ *    default 5000) prints one line on stderr naming the link (and its word
+ *    or address by name when it is a lock-word state, e.g.
+ *    CASLIST_POISON_PREV), the waiting operation and the likely causes
+ *    (a node added twice among them), and keeps waiting.
  */
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
@@ -201,7 +203,13 @@ CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n
  * node that a removal handed to its caller.  Where several threads may
  * add the same FRESH node, every one of them must add it with
  * caslist_touch (a plain add of a node another thread may be touching is
- * a double add). */
+ * a double add: it can corrupt the list or hang a later operation, whose
+ * stuck-link line names "a node added twice").  A stale pointer - to an
+ * object freed without the grace period of the memory rule - is not
+ * detected: if the memory is reused, touch may add the new object's
+ * bytes as a node, wait for ever on a word that looks locked (the stuck
+ * line then names the link, or CASLIST_POISON_PREV when it followed a
+ * removed node's prev word), or corrupt the list it moves to. */
 CASLIST_API int caslist_touch(struct caslist_list *l, struct caslist_node *n);
 /** caslist_pop_head / caslist_pop_tail - remove and return the first / last
  * node (now OWNED by the caller), or NULL if the list is empty. */
