@@ -67,6 +67,7 @@
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -115,10 +116,13 @@ struct caslist_list {
 #define CASLIST_POISON_NEXT ((uintptr_t)0x100)
 #define CASLIST_POISON_PREV ((uintptr_t)0x122)
 
-/* Return codes. */
+/* Return codes.  The errors are negated errno values, as in the kernel:
+ * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (Before 0.4
+ * they were -1 and -2, and -2 is -ENOENT: programs compiled against the
+ * old values must be recompiled.) */
 #define CASLIST_OK 0
-#define CASLIST_ENOENT (-1)	/* the node is not (or no longer) linked */
-#define CASLIST_EAGAIN (-2)	/* iteration lost its place: restart */
+#define CASLIST_ENOENT (-ENOENT)	/* the node is not (or no longer) linked */
+#define CASLIST_EAGAIN (-EAGAIN)	/* iteration lost its place: restart */
 #define CASLIST_NEAR_AFTER 0	/* caslist_add_near placed the node after pos */
 #define CASLIST_NEAR_BEFORE 1	/* ... before pos */
 #define CASLIST_TOUCH_ADDED 1	/* caslist_touch added the node (it was FRESH) */
@@ -134,6 +138,13 @@ struct caslist_list {
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
 	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u } }
+
+/*
+ * CASLIST_LIST(name) - declare and initialise an empty list, like the
+ * kernel's LIST_HEAD(name): `static CASLIST_LIST(lru);` is
+ * `static struct caslist_list lru = CASLIST_LIST_INIT(lru);`.
+ */
+#define CASLIST_LIST(name) struct caslist_list name = CASLIST_LIST_INIT(name)
 
 /* container_of for list nodes. */
 #define caslist_entry(ptr, type, member) \
