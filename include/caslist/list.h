@@ -53,14 +53,21 @@
  *  - Not async-signal-safe: a signal handler must not operate on a list
  *    (or node) that the interrupted code may be operating on.
  *  - Kept in every build (abort naming the operation): adding a node that
- *    is linked, and using a list that was never initialised.  A wait on
+ *    is linked, using a list that was never initialised, and passing a
+ *    list's head (of any list) where a node is wanted - to an add (as the
+ *    node added), del, del_if_linked, move_head, touch, cut_front,
+ *    batch_move_head(_n) or link_retire; add_after and add_near take a
+ *    head as their position.  A wait on
  *    one link longer than CASLIST_STUCK_MS milliseconds (environment,
- *    default 5000) prints one line on stderr naming the link, the waiting
- *    operation and the likely causes, and keeps waiting.
+ *    default 5000) prints one line on stderr naming the link (and its word
+ *    or address by name when it is a lock-word state, e.g.
+ *    CASLIST_POISON_PREV), the waiting operation and the likely causes
+ *    (a node added twice among them), and keeps waiting.
  */
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,10 +116,13 @@ struct caslist_list {
 #define CASLIST_POISON_NEXT ((uintptr_t)0x100)
 #define CASLIST_POISON_PREV ((uintptr_t)0x122)
 
-/* Return codes. */
+/* Return codes.  The errors are negated errno values, as in the kernel:
+ * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (Before 0.4
+ * they were -1 and -2, and -2 is -ENOENT: programs compiled against the
+ * old values must be recompiled.) */
 #define CASLIST_OK 0
-#define CASLIST_ENOENT (-1)	/* the node is not (or no longer) linked */
-#define CASLIST_EAGAIN (-2)	/* iteration lost its place: restart */
+#define CASLIST_ENOENT (-ENOENT)	/* the node is not (or no longer) linked */
+#define CASLIST_EAGAIN (-EAGAIN)	/* iteration lost its place: restart */
 #define CASLIST_NEAR_AFTER 0	/* caslist_add_near placed the node after pos */
 #define CASLIST_NEAR_BEFORE 1	/* ... before pos */
 #define CASLIST_TOUCH_ADDED 1	/* caslist_touch added the node (it was FRESH) */
@@ -128,6 +138,13 @@ struct caslist_list {
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
 	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u } }
+
+/*
+ * CASLIST_LIST(name) - declare and initialise an empty list, like the
+ * kernel's LIST_HEAD(name): `static CASLIST_LIST(lru);` is
+ * `static struct caslist_list lru = CASLIST_LIST_INIT(lru);`.
+ */
+#define CASLIST_LIST(name) struct caslist_list name = CASLIST_LIST_INIT(name)
 
 /* container_of for list nodes. */
 #define caslist_entry(ptr, type, member) \
@@ -197,7 +214,13 @@ CASLIST_API int caslist_move_head(struct caslist_list *l, struct caslist_node *n
  * node that a removal handed to its caller.  Where several threads may
  * add the same FRESH node, every one of them must add it with
  * caslist_touch (a plain add of a node another thread may be touching is
- * a double add). */
+ * a double add: it can corrupt the list or hang a later operation, whose
+ * stuck-link line names "a node added twice").  A stale pointer - to an
+ * object freed without the grace period of the memory rule - is not
+ * detected: if the memory is reused, touch may add the new object's
+ * bytes as a node, wait for ever on a word that looks locked (the stuck
+ * line then names the link, or CASLIST_POISON_PREV when it followed a
+ * removed node's prev word), or corrupt the list it moves to. */
 CASLIST_API int caslist_touch(struct caslist_list *l, struct caslist_node *n);
 /** caslist_pop_head / caslist_pop_tail - remove and return the first / last
  * node (now OWNED by the caller), or NULL if the list is empty. */

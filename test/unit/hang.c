@@ -11,7 +11,14 @@
  *   sig-add  a signal handler calls caslist_add_head while the code it
  *            interrupted holds the head's link (here: taken with
  *            caslist_link_lock, as an add would hold it);
- *   sig-pop  the same with caslist_pop_tail while the tail's link is held.
+ *   sig-pop  the same with caslist_pop_tail while the tail's link is held;
+ *   twice    a node added twice: a plain add racing a caslist_touch that
+ *            claimed the node (its word CLAIMED, POISON_NEXT|1) and whose
+ *            insert the add overwrote: the claim is never completed, and
+ *            a delete waits on it; the line names the word and the cause;
+ *   stale    a linked node whose prev word reads CASLIST_POISON_PREV (as
+ *            through a stale pointer to a node removed and freed): the
+ *            delete waits on "link" 0x122, and the line names it.
  * Each child must print the stuck-wait line ("caslist: stuck link ...",
  * with the waiting operation and the likely causes) within 10 s with the
  * DEFAULT threshold (CASLIST_STUCK_MS unset), and keep waiting: the
@@ -106,18 +113,39 @@ static void sig_pop(void)
 	raise(SIGUSR1);
 }
 
+static void twice(void)
+{
+	setup();
+	/* What the lost race leaves: the touch's claim (CLAIMED) on a node
+	 * the plain add linked; nobody will ever complete it. */
+	atomic_store(&nodes[1].next, CASLIST_POISON_NEXT | 1u);
+	(void)caslist_del(&nodes[1]);
+}
+
+static void stale(void)
+{
+	setup();
+	atomic_store(&nodes[1].prev, CASLIST_POISON_PREV);
+	(void)caslist_del(&nodes[1]);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 	const char *waiter;
 	int signal;
+	const char *also;	/* must be in the line too (NULL: nothing more) */
 } cases[] = {
-	{ "a linked node freed and overwritten", freed, "caslist_pop_head", 0 },
-	{ "a list header full of garbage", garbage, "caslist_add_head", 0 },
+	{ "a linked node freed and overwritten", freed, "caslist_pop_head", 0, NULL },
+	{ "a list header full of garbage", garbage, "caslist_add_head", 0, NULL },
 	{ "add_head from a signal handler that interrupted the head's holder", sig_add,
-	  "caslist_add_head", 1 },
+	  "caslist_add_head", 1, NULL },
 	{ "pop_tail from a signal handler that interrupted the tail's holder", sig_pop,
-	  "caslist_pop_tail", 1 },
+	  "caslist_pop_tail", 1, NULL },
+	{ "a node added twice (plain add racing a touch)", twice, "caslist_del", 0,
+	  "its word is CASLIST_LK_CLAIMED" },
+	{ "a stale prev word (a node removed and freed)", stale, "caslist_del", 0,
+	  "stuck link 0x122 (CASLIST_POISON_PREV" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -195,7 +223,10 @@ int main(void)
 		close(fd[i]);
 		if (!tap_ok(alive && strstr(buf[i], "caslist: stuck link ") != NULL &&
 				    strstr(buf[i], cases[i].waiter) != NULL &&
-				    strstr(buf[i], "likely causes") != NULL,
+				    strstr(buf[i], "likely causes") != NULL &&
+				    strstr(buf[i], "a node added twice (caslist_add_* of a node another"
+						   " thread may caslist_touch") != NULL &&
+				    (cases[i].also == NULL || strstr(buf[i], cases[i].also) != NULL),
 			    "%s: one line naming %s and the likely causes, within 10 s",
 			    cases[i].name, cases[i].waiter))
 			printf("# child %s, stderr: %s\n", alive ? "waiting" : "ended", buf[i]);

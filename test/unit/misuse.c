@@ -7,7 +7,7 @@
  * it ended (SIGABRT for a misuse, exit 0 for a stuck-link case) and what
  * it printed on stderr.
  *
- * One case per CASLIST_LK_CHECK and CASLIST_LK_REQUIRE site (lib/list.c,
+ * One case per CASLIST_LK_CHECK and CASLIST_LK_REQUIRE site (static/list_ops.h,
  * static/link.h, static/fl_ops.h; the add check once per operation that uses
  * it).  The table `sites` below lists them with the source line's text, and
  * the last test greps the sources (CASLIST_SRCDIR) so that a new check
@@ -150,12 +150,21 @@ static void z_splice_tail(void) { caslist_splice_tail(&Z, &a, &a); }
 static void z_move_head(void) { caslist_add_tail(&L, &a); (void)caslist_move_head(&Z, &a); }
 static void z_touch(void) { (void)caslist_touch(&Z, &a); }
 static void z_cut(void) { caslist_add_tail(&L, &a); (void)caslist_cut_front(&Z, &a); }
-static void z_flush(void)
+/* The batch refuses Z when it takes it, before a's removal: the flush
+ * would find it only after a had left L. */
+static void z_batch(void)
 {
 	caslist_batch_init(&B);
 	caslist_add_tail(&L, &a);
 	caslist_batch_move_head(&B, &Z, &a);
-	caslist_batch_flush(&B);
+}
+static void z_batch_n(void)
+{
+	struct caslist_node *v[1] = { &a };
+
+	caslist_batch_init(&B);
+	caslist_add_tail(&L, &a);
+	(void)caslist_batch_move_head_n(&B, &Z, v, 1);
 }
 static void z_fl_put(void) { caslist_fl_put(&ZF, &x); }
 static void z_fl_take(void) { (void)caslist_fl_take(&ZF, 1, &zfb); }
@@ -179,7 +188,8 @@ static const struct {
 	{ z_move_head, "caslist_move_head", 0 },
 	{ z_touch, "caslist_touch", 0 },
 	{ z_cut, "caslist_cut_front", 0 },
-	{ z_flush, "caslist_batch_flush", 0 },
+	{ z_batch, "caslist_batch_move_head", 0 },
+	{ z_batch_n, "caslist_batch_move_head_n", 0 },
 	{ z_fl_put, "caslist_fl_put", 1 },
 	{ z_fl_take, "caslist_fl_take", 1 },
 	{ z_fl_remove, "caslist_fl_remove", 1 },
@@ -188,9 +198,74 @@ static const struct {
 	{ z_fl_scan, "caslist_fl_scan_begin", 1 },
 };
 
-static void touch_head(void)
+/* A list's head where a node is wanted (every build): each operation
+ * that takes a node aborts naming the head, on its own list or another,
+ * linked to nodes or empty.  Before, caslist_del(&L.head) returned
+ * CASLIST_OK and cut the head out of its own list. */
+static struct caslist_node *hv[2];
+static void h_del(void) { caslist_add_head(&L, &a); (void)caslist_del(&L.head); }
+static void h_del_empty(void) { (void)caslist_del(&L.head); }
+static void h_del_if_linked(void) { caslist_add_head(&M, &a); (void)caslist_del_if_linked(&M.head); }
+static void h_move_head(void) { caslist_add_head(&L, &a); (void)caslist_move_head(&L, &L.head); }
+static void h_move_other(void) { caslist_add_head(&M, &a); (void)caslist_move_head(&L, &M.head); }
+static void h_touch(void) { caslist_add_head(&L, &a); (void)caslist_touch(&L, &L.head); }
+static void h_touch_other(void) { (void)caslist_touch(&L, &M.head); }
+static void h_cut(void) { caslist_add_head(&L, &a); (void)caslist_cut_front(&L, &L.head); }
+static void h_cut_other(void) { caslist_add_head(&M, &a); (void)caslist_cut_front(&L, &M.head); }
+static void h_add_head(void) { caslist_add_head(&L, &M.head); }
+static void h_add_tail(void) { caslist_add_tail(&L, &L.head); }
+static void h_add_after(void) { caslist_add_head(&L, &a); (void)caslist_add_after(&a, &M.head); }
+static void h_add_near(void) { caslist_add_head(&L, &a); (void)caslist_add_near(&a, &M.head); }
+static void h_batch(void)
 {
-	caslist_touch(&L, &L.head);
+	caslist_batch_init(&B);
+	(void)caslist_batch_move_head(&B, &L, &M.head);
+}
+static void h_batch_n(void)
+{
+	caslist_batch_init(&B);
+	caslist_add_head(&L, &a);
+	hv[0] = &a;
+	hv[1] = &M.head;
+	(void)caslist_batch_move_head_n(&B, &L, hv, 2);
+}
+static void h_retire(void)
+{
+	struct caslist_node *s = caslist_link_lock(&L.head);
+
+	(void)s;
+	caslist_link_retire(&L.head);
+}
+
+static const struct {
+	void (*fn)(void);
+	const char *op;
+	int other;	/* 1: the head passed is M's */
+} hcases[] = {
+	{ h_del, "caslist_del", 0 },
+	{ h_del_empty, "caslist_del", 0 },
+	{ h_del_if_linked, "caslist_del_if_linked", 1 },
+	{ h_move_head, "caslist_move_head", 0 },
+	{ h_move_other, "caslist_move_head", 1 },
+	{ h_touch, "caslist_touch", 0 },
+	{ h_touch_other, "caslist_touch", 1 },
+	{ h_cut, "caslist_cut_front", 0 },
+	{ h_cut_other, "caslist_cut_front", 1 },
+	{ h_add_head, "caslist_add_head", 1 },
+	{ h_add_tail, "caslist_add_tail", 0 },
+	{ h_add_after, "caslist_add_after", 1 },
+	{ h_add_near, "caslist_add_near", 1 },
+	{ h_batch, "caslist_batch_move_head", 1 },
+	{ h_batch_n, "caslist_batch_move_head_n", 1 },
+	{ h_retire, "caslist_link_retire", 0 },
+};
+
+/* Allowed: a head as the position of add_after / add_near (list.h). */
+static void head_as_pos(void)
+{
+	if (caslist_add_after(&L.head, &a) != CASLIST_OK ||
+	    caslist_add_near(&L.head, &b) < 0 || caslist_check(&L, 8, NULL) != 0)
+		_exit(3);
 }
 
 /* ---- allowed uses: each must run clean (exit 0, nothing printed) ---- */
@@ -238,17 +313,6 @@ static void double_del(void)
 	caslist_del(&a);
 }
 
-static void move_head_of_head(void)
-{
-	caslist_add_head(&L, &a);
-	caslist_move_head(&L, &L.head);
-}
-
-static void cut_at_head(void)
-{
-	caslist_add_head(&L, &a);
-	caslist_cut_front(&L, &L.head);
-}
 
 /* The check sees an empty list, or last as another list's tail (last in
  * the middle of another list cannot be told in O(1)). */
@@ -510,16 +574,17 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 static const char *const sites[] = {
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
-	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, \"caslist_batch_move_head\"",
+	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, op, b",
+	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(caslist_lk_list_initialised(l), op",
+	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(!caslist_lk_is_head(last), \"caslist_cut_front\"",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(!caslist_lk_is_head(n), \"caslist_link_retire\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(caslist_lk_list_initialised(&fl->list)",
 	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
-	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_move_head\"",
-	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(n != h, \"caslist_touch\"",
-	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(last != h, \"caslist_cut_front\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
 	"include/caslist/static/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
@@ -612,6 +677,13 @@ int main(void)
 					   : "list is not initialised"),
 		       "%s on a %s never initialised aborts naming it", zcases[i].op,
 		       zcases[i].fl ? "free list" : "list");
+	/* a list's head passed as a node (every build) */
+	for (size_t i = 0; i < sizeof(hcases) / sizeof(hcases[0]); i++)
+		tap_ok(aborts(hcases[i].fn, hcases[i].op, hcases[i].other ? &M.head : &L.head,
+			      "the node is a list's head"),
+		       "%s of %s head aborts naming it (%zu)", hcases[i].op,
+		       hcases[i].other ? "another list's" : "its list's", i);
+	tap_ok(runs_clean(head_as_pos), "a head as add_after / add_near's position runs clean");
 	tap_ok(aborts(add_queued, "caslist_add_head", &a, "queued in a batch"),
 	       "a plain add of a node queued in a batch aborts");
 	/* caslist_del */
@@ -619,15 +691,6 @@ int main(void)
 			  "del of a never-linked node aborts"));
 	DEBUG_CASE(tap_ok(aborts(double_del, "caslist_del", &a, "double delete"),
 			  "double del aborts"));
-	/* the head */
-	DEBUG_CASE(tap_ok(aborts(move_head_of_head, "caslist_move_head", &L.head,
-				 "cannot move the head"),
-			  "move_head of the head aborts"));
-	DEBUG_CASE(tap_ok(aborts(touch_head, "caslist_touch", &L.head, "cannot touch the head"),
-			  "touch of the head aborts"));
-	DEBUG_CASE(tap_ok(aborts(cut_at_head, "caslist_cut_front", &L.head,
-				 "cannot cut at the head"),
-			  "cut_front at the head aborts"));
 	/* cut_front's last on another list (release builds: NULL) */
 	DEBUG_CASE(tap_ok(aborts(cut_other_list, "caslist_cut_front", &a, "not on this list"),
 			  "cut_front with last on another list, this one empty, aborts"));

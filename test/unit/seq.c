@@ -5,6 +5,7 @@
  * node, head/tail), then a long seeded random sequence compared after
  * every step.  Usage: seq [seed] [steps]
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,7 @@ static void random_ops(uint64_t seed, int steps)
 
 /* A static list needs no init call. */
 static struct caslist_list SL = CASLIST_LIST_INIT(SL);
+static CASLIST_LIST(SL2);	/* declared and initialised in one */
 
 /* Node states (issue 21): FRESH, OWNED after every kind of removal, and
  * what touch, move_head, del_if_linked do in each; CASLIST_LIST_INIT. */
@@ -335,6 +337,24 @@ static void ownership(void)
 	caslist_add_tail(&SL, &n[0]);
 	tap_ok(caslist_pop_head(&SL) == &n[0] && caslist_empty(&SL),
 	       "CASLIST_LIST_INIT: add and pop work on it");
+	{
+		CASLIST_LIST(local);
+
+		caslist_node_init(&n[1]);
+		caslist_node_init(&n[2]);
+		caslist_add_head(&SL2, &n[0]);
+		caslist_add_head(&local, &n[1]);
+		tap_ok(caslist_check(&SL2, 4, &cnt) == 0 && cnt == 1 &&
+			       caslist_check(&local, 4, &cnt) == 0 && cnt == 1 &&
+			       caslist_pop_tail(&SL2) == &n[0] && caslist_pop_head(&local) == &n[1],
+		       "CASLIST_LIST: a static and an automatic list, declared and initialised");
+	}
+	/* The errors are negated errno values (a kernel habit: rc == -ENOENT). */
+	tap_ok(CASLIST_ENOENT == -ENOENT && CASLIST_EAGAIN == -EAGAIN &&
+		       CASLIST_ENOENT != CASLIST_EAGAIN && caslist_move_head(&SL, &n[0]) == -ENOENT &&
+		       caslist_add_after(&n[1], &n[2]) == -ENOENT,
+	       "CASLIST_ENOENT is -ENOENT, CASLIST_EAGAIN is -EAGAIN: move of an OWNED node,"
+	       " add after one");
 
 	caslist_init(&A);
 	for (int i = 0; i < 6; i++) {

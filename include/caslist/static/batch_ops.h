@@ -41,27 +41,39 @@ static inline void caslist__batch_flush(struct caslist_batch *b);
  * queued in this batch (CASLIST_BATCH_QUEUED), in another (CASLIST_OK:
  * the node is on its way to a head), else CASLIST_ENOENT.
  */
-static inline int caslist__batch_move_head(struct caslist_batch *b, struct caslist_list *l,
-					   struct caslist_node *n)
+static inline int caslist_lk_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
+					     struct caslist_node *n, const char *op)
 {
 	struct caslist_lk_backoff bo = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *s, *p;
 	uintptr_t seen;
 
-	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, "caslist_batch_move_head", b,
+	/* The list is checked when an empty batch takes it (once per batch,
+	 * not per node): a list never initialised would otherwise be found
+	 * only by the flush, after its nodes have left their lists. */
+	if (b->n == 0)
+		CASLIST_LK_REQUIRE(caslist_lk_list_initialised(l), op, &l->head,
+				CASLIST_LK_NOT_INIT);
+	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, op, b,
 			"the batch holds nodes for another list (flush it first)");
-	s = caslist_lk_lock_pair(n, &p, &seen, &bo, "caslist_batch_move_head");
+	s = caslist_lk_lock_pair(n, &p, &seen, &bo, op);
 	if (s == NULL) {
 		if (seen == caslist_lk_batch_word(b))
 			return CASLIST_BATCH_QUEUED;
 		return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
 	}
-	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), "caslist_batch_move_head");
+	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), op);
 	b->l = l;
 	b->node[b->n++] = n;
 	if (b->n == CASLIST_BATCH_MAX)
 		caslist__batch_flush(b);
 	return CASLIST_OK;
+}
+
+static inline int caslist__batch_move_head(struct caslist_batch *b, struct caslist_list *l,
+					   struct caslist_node *n)
+{
+	return caslist_lk_batch_move_head(b, l, n, "caslist_batch_move_head");
 }
 
 /*
@@ -86,9 +98,10 @@ static inline size_t caslist__batch_move_head_n(struct caslist_batch *b, struct 
 		for (size_t i = i0; i < e; i++)
 			caslist_lk_prefetch_w(nodes[i]);
 		for (size_t i = i0; i < e; i++)
-			(void)caslist_lk_prefetch_nbrs(nodes[i]);
+			(void)caslist_lk_prefetch_nbrs(nodes[i], "caslist_batch_move_head_n");
 		for (size_t i = i0; i < e; i++)
-			queued += caslist__batch_move_head(b, l, nodes[i]) == CASLIST_OK;
+			queued += caslist_lk_batch_move_head(b, l, nodes[i],
+							     "caslist_batch_move_head_n") == CASLIST_OK;
 	}
 	return queued;
 }

@@ -41,8 +41,11 @@ static inline void caslist_lk_check_addable(const struct caslist_node *n, const 
 {
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 
+	/* The message is picked only once the check failed: a head (always
+	 * linked, so it fails here too) is named as such. */
 	CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n,
-			"node is already linked (or queued in a batch)");
+			caslist_lk_is_head(n) ? CASLIST_LK_IS_HEAD
+					      : "node is already linked (or queued in a batch)");
 }
 
 /* A list whose head was never caslist_init'ed (next 0): abort instead of
@@ -244,7 +247,8 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  * Each failed round takes and gives back locks, leaving every word as it
  * was; the abstract list never changes in it.
  */
-static inline int caslist__move_head(struct caslist_list *l, struct caslist_node *n)
+CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_node *n,
+					 const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *h = caslist_lk_head_of(l);
@@ -252,10 +256,9 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 	uintptr_t seen;
 	unsigned start;
 
-	CASLIST_LK_CHECK(n != h, "caslist_move_head", n, "cannot move the head");
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
-	s = caslist_lk_lock_prefetch(n, &seen, "caslist_move_head");
+	s = caslist_lk_lock_prefetch(n, &seen, op);
 	/* caslist_lk_lock_pair's attempt, with one try at L(head) added to it:
 	 * written out, because built on lock_pair the rotate costs 147.5
 	 * instructions instead of 143.5 (tools/icount).  The first attempt
@@ -265,32 +268,37 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 
 		if (s == NULL)
 			return CASLIST_ENOENT;
-		p = caslist_lk_trylock_prev(n, "caslist_move_head");
+		p = caslist_lk_trylock_prev(n, op);
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
 				caslist_lk_unlock(p, n);
 				caslist_lk_unlock(n, s);
 				return CASLIST_OK;
 			}
-			if (__builtin_expect(caslist_lk_trylock(h, &f, "caslist_move_head"), 1))
+			if (__builtin_expect(caslist_lk_trylock(h, &f, op), 1))
 				break;
 			caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
-			caslist_lk_check_list(h, "caslist_move_head");
+			caslist_lk_check_list(h, op);
 			busy = h;
 		} else {
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
-		caslist_lk_backoff_wait(&b, busy, "caslist_move_head");
-		s = caslist_lk_lock_prefetch(n, &seen, "caslist_move_head");
+		caslist_lk_backoff_wait(&b, busy, op);
+		s = caslist_lk_lock_prefetch(n, &seen, op);
 	}
 	/* Holding L(n), L(pred) and L(head): unlink steps 1-2 (n leaves its
 	 * list, L(pred) is released), then insert after the head. */
-	caslist_lk_set_prev_checked(s, p, n, "caslist_move_head");
+	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
-	caslist_lk_insert_locked(h, f, n, n, "caslist_move_head");
+	caslist_lk_insert_locked(h, f, n, n, op);
 	caslist_lk_backoff_heat_end(&b, start);
 	return CASLIST_OK;
+}
+
+static inline int caslist__move_head(struct caslist_list *l, struct caslist_node *n)
+{
+	return caslist_lk_move_head(l, n, "caslist_move_head");
 }
 
 /*
@@ -316,7 +324,6 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 	 * OWNED answer orders nothing (touch then writes nothing). */
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 
-	CASLIST_LK_CHECK(n != h, "caslist_touch", n, "cannot touch the head");
 	for (;;) {
 		if (caslist_lk_w_owned(v))		/* taken by a remover: theirs */
 			return CASLIST_TOUCH_GONE;
@@ -331,7 +338,8 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 			}
 			continue;
 		}
-		if (caslist__move_head(l, n) == CASLIST_OK)
+		/* A head passed as n is linked: the move's check refuses it. */
+		if (caslist_lk_move_head(l, n, "caslist_touch") == CASLIST_OK)
 			return CASLIST_OK;
 		/* Removed meanwhile: look again (relaxed, as above). */
 		v = atomic_load_explicit(&n->next, memory_order_relaxed);
@@ -418,7 +426,10 @@ static inline struct caslist_node *caslist__cut_front(struct caslist_list *l,
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *s, *f;
 
-	CASLIST_LK_CHECK(last != h, "caslist_cut_front", last, "cannot cut at the head");
+	/* Every build: a head (of this list or another) as last would be
+	 * locked and then waited for as the head.  Relaxed load of the line
+	 * caslist_lk_lock takes next (caslist_lk_is_head: exact whenever read). */
+	CASLIST_LK_REQUIRE(!caslist_lk_is_head(last), "caslist_cut_front", last, CASLIST_LK_IS_HEAD);
 	s = caslist_lk_lock(last, "caslist_cut_front");
 	if (s == NULL)
 		return NULL;	/* removed by a concurrent remover (or never linked) */
@@ -568,6 +579,9 @@ static inline void caslist__link_set_prev(struct caslist_node *x, struct caslist
  * holds and which is out of its list, becomes OWNED (consumes L(n)). */
 static inline void caslist__link_retire(struct caslist_node *n)
 {
+	/* A head retired would leave its list headless: refused in every
+	 * build (a relaxed load of the line the poison writes next). */
+	CASLIST_LK_REQUIRE(!caslist_lk_is_head(n), "caslist_link_retire", n, CASLIST_LK_IS_HEAD);
 	caslist_lk_poison(n, CASLIST_POISON_NEXT);
 }
 

@@ -151,14 +151,22 @@ static inline void caslist_lk_prefetch_w(const void *x)
  * the insert (6.6 against 7.7), and one fetch_or of the head's lock bit
  * (7.9 against 7.4 on rotate, lower on del_head, 1-thread slower).
  */
-static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x)
+static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, const char *op)
 {
 	/* Relaxed: both values only aim a prefetch (and v is caslist_lk_lock's
-	 * first guess, which its CAS checks). */
+	 * first guess, which its CAS checks), and pv the head check below,
+	 * whose answer no write changes (caslist_lk_prev_is_head, word.h). */
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&x->prev, memory_order_relaxed);
 
 	if (!caslist_lk_w_unlinked(v)) {
+		/* Every caller takes x as a node to remove or move, never a
+		 * head: a head's link locks like any other and its prev hint
+		 * names the tail, so the removal would go through and cut
+		 * the head out of its own list.  Only a linked word can be a
+		 * head's, so the check sits on this branch: a test and a
+		 * predicted branch on a word loaded anyway (every build). */
+		CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x, CASLIST_LK_IS_HEAD);
 		caslist_lk_prefetch_w(caslist_lk_node_of(v));
 		caslist_lk_prefetch_w((const void *)(pv & ~CASLIST_LK_HEAD_FLAG));
 	}
@@ -172,7 +180,7 @@ static inline struct caslist_node *caslist_lk_lock_prefetch(struct caslist_node 
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
-	*seen = caslist_lk_prefetch_nbrs(x);
+	*seen = caslist_lk_prefetch_nbrs(x, op);
 	return caslist_lk_lock_from(x, seen, &b, op);
 }
 

@@ -76,6 +76,9 @@ static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_
 /* The one message for a list that was never initialised (every check). */
 #define CASLIST_LK_NOT_INIT "list is not initialised (caslist_init or CASLIST_LIST_INIT)"
 
+/* The one message for a list's head passed where a node is wanted. */
+#define CASLIST_LK_IS_HEAD "the node is a list's head (a head is never added, moved or removed)"
+
 static inline bool caslist_lk_prev_is_head(uintptr_t pv)
 {
 	return (pv & CASLIST_LK_HEAD_FLAG) != 0 && pv != CASLIST_POISON_PREV;
