@@ -109,8 +109,8 @@ static inline T atomic_fetch_sub_explicit(T *p, U v, caslist_lk_memory_order mo)
 #endif
 
 /* A step shared by several operations whose fast path must stay in each
- * caller (the compiler would otherwise call it once it has three callers:
- * tools/icount showed rotate at 182 instructions instead of 143). */
+ * caller: the compiler would otherwise call it once it has three callers
+ * (doc/protocol.md, "Measured and not kept"). */
 #define CASLIST_LK_STEP static inline __attribute__((always_inline))
 
 #endif /* CASLIST_STATIC_ATOMIC_H */

@@ -241,9 +241,7 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  *    (doc/protocol.md, "The hot head"): a loser that waits holding L(n) of a
  *    node in transit (0.3's order: unlink, then wait for the head) blocks
  *    every thread that needs n while it is parked; a loser that holds
- *    nothing lets the winner run a streak.  Measured (test/measure/waitstat,
- *    rotate at 2 threads, 2 vCPUs): 64 nodes 7-17 -> 72-80 Mops/s, 4096
- *    nodes 7-9 -> 72-78.
+ *    nothing lets the winner run a streak.
  * Each failed round takes and gives back locks, leaving every word as it
  * was; the abstract list never changes in it.
  */
@@ -260,8 +258,8 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	start = b.spins;
 	s = caslist_lk_lock_prefetch(n, &seen, op);
 	/* caslist_lk_lock_pair's attempt, with one try at L(head) added to it:
-	 * written out, because built on lock_pair the rotate costs 147.5
-	 * instructions instead of 143.5 (tools/icount).  The first attempt
+	 * written out, because built on lock_pair the rotate costs more
+	 * (doc/protocol.md, "Measured and not kept").  The first attempt
 	 * runs straight through; the loop is the retry. */
 	for (;;) {
 		const void *busy;

@@ -139,17 +139,9 @@ static inline void caslist_lk_prefetch_w(const void *x)
  * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
  * ours instead of following it one by one.  Same result and orders as
  * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
- * successor or hint costs nothing but a wasted line fetch.
- *
- * Measured (listbench, 5 alternated rounds, load 1.1-1.6, 2 vCPUs, not
- * pinned, threads on two far-apart vCPUs): rotate lru_all/4096 at 2
- * threads 5.9 -> 7.4 Mops/s, del_head 6.0 -> 7.3, cold rotate
- * lru_all/262144 at 2 threads 5.8 -> 6.3; 1 thread within noise.
- * Tried and not kept, same runs: prefetching the head's line too
- * (the head waiter steals it from its holder: 2-thread rotate fell
- * back to the base rate), writing succ->prev after the unlock of pos in
- * the insert (6.6 against 7.7), and one fetch_or of the head's lock bit
- * (7.9 against 7.4 on rotate, lower on del_head, 1-thread slower).
+ * successor or hint costs nothing but a wasted line fetch.  What it
+ * bought, and the variants not kept: doc/protocol.md, "Measured and not
+ * kept".
  */
 static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, const char *op)
 {
@@ -288,18 +280,9 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
  * caslist_lk_unlock of the head's previous holder).  Its callers hold
  * nothing a parked thread could block (add_head's node is the caller's
  * own; a flush's and a touch's nodes look busy but nobody waits on them
- * holding anything).
- *
- * Measured and not kept: one fetch_or of the lock bit instead of load +
- * CAS (the RMW takes the line exclusive even while the head is held, so
- * the holder's unlock store misses): rotate at 2 threads 26.8 Mops/s
- * against 31.0 with the CAS (waitstat, 5 alternated rounds, load 1.5),
- * delete + add_head 28.7 against 29.8; a load before the fetch_or (TTAS)
- * did not recover it (27.6, 27.8).  Also not kept: a PREFETCHW of the
- * old first node's line each time the word is seen unlocked, before the
- * CAS (its prev is written while the head is held): rotate at 2 threads
- * 27.6-31.3 against 28.8-32.1 Mops/s (6 alternated rounds, README).
- * (Both under the 0.3 wait policy, before the heat.)
+ * holding anything).  Why a load and a CAS, not a fetch_or, and no
+ * prefetch of the old first node: doc/protocol.md, "Measured and not
+ * kept".
  */
 static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
@@ -333,9 +316,8 @@ static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, 
  * for up to a millisecond: two parked threads, one behind the other.
  * Holding nothing while parked is what lets the winner of a hot list run
  * on (doc/protocol.md, "The hot head").  The first attempt runs straight
- * through and the loop is the retry: written as one loop around the
- * whole attempt, the uncontended delete ran 18% slower at one thread
- * (55 against 67 Mops/s).
+ * through and the loop is the retry (one loop around the whole attempt
+ * was slower: doc/protocol.md, "Measured and not kept").
  */
 CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n,
 							struct caslist_node **pred, uintptr_t *seen,
