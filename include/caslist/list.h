@@ -107,9 +107,14 @@ struct caslist_node {
 	CASLIST_ATOMIC(uintptr_t) prev;
 };
 
-/* A list: a head node that is never removed. */
+/* A list: a head node that is never removed, and the two ticket counters
+ * of its bounded bypass (<caslist/static/fair.h>): a thread that waited
+ * for the head past CASLIST_FAIR_US gets it before any operation that
+ * starts later.  Zero in an empty list (CASLIST_LIST_INIT, caslist_init). */
 struct caslist_list {
 	struct caslist_node head;
+	CASLIST_ATOMIC(uint32_t) want_next;	/* tickets issued */
+	CASLIST_ATOMIC(uint32_t) want_served;	/* tickets served */
 };
 
 /* Values left in a removed node (never valid addresses, bit 0 clear). */
@@ -137,7 +142,7 @@ struct caslist_list {
 /* (&name is &name.head: the head is the first member; the whole object's
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u } }
+	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u }, 0u, 0u }
 
 /*
  * CASLIST_LIST(name) - declare and initialise an empty list, like the

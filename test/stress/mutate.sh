@@ -13,6 +13,7 @@
 #   skiplock  lock_prev trusts the prev hint: no CAS on pred->next
 #   relaxed   caslist_lk_unlock stores with memory_order_relaxed, not release
 #   window    takes ignore open scan windows (always lazy)
+#   nodefer   operations do not defer to a pending head ticket (fair.h)
 set -eu
 name=$1 src=$2 out=$3
 shift 3
@@ -43,6 +44,9 @@ relaxed)
 	;;
 window)
 	edit fl_ops.h '!= 0;' '!= 0 && 0;'
+	;;
+nodefer)
+	edit fair.h '__builtin_expect(next !=' '__builtin_expect(0 && next !='
 	;;
 *)
 	echo "test/stress/mutate.sh: unknown mutant $name" >&2

@@ -5,11 +5,13 @@
 # make them fail.  The drivers share test/stress/driver.sh.
 check_PROGRAMS += test/stress/stress test/stress/xlist \
 	test/stress/stress-mutant-skiplock test/stress/stress-mutant-relaxed \
-	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow
+	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow \
+	test/stress/bypass test/stress/bypass-mutant-nodefer
 TESTS += test/stress/stress.sh test/stress/xlist.sh test/stress/mutants.sh \
-	test/stress/fl_grow.sh test/stress/fl_stress.sh
+	test/stress/fl_grow.sh test/stress/fl_stress.sh test/stress/bypass.sh
 EXTRA_DIST += test/stress/driver.sh test/stress/stress.sh test/stress/xlist.sh \
-	test/stress/mutants.sh test/stress/mutate.sh test/stress/fl_stress.sh test/stress/fl_grow.sh
+	test/stress/mutants.sh test/stress/mutate.sh test/stress/fl_stress.sh test/stress/fl_grow.sh \
+	test/stress/bypass.sh
 test_stress_stress_SOURCES = test/stress/stress.c test/util.h
 test_stress_stress_LDADD = $(TEST_LIBS)
 test_stress_xlist_SOURCES = test/stress/xlist.c test/util.h
@@ -25,6 +27,15 @@ test_stress_fl_stress_LDADD = $(TEST_LIBS)
 # fl_grow: the descriptor pool grows while a scanner probes nodes (TSan).
 test_stress_fl_grow_SOURCES = test/stress/fl_grow.c test/tap.h test/util.h
 test_stress_fl_grow_LDADD = $(TEST_LIBS)
+
+# bypass: the head's bounded bypass, counted (inline: the fair layer's hook).
+test_stress_bypass_SOURCES = test/stress/bypass.c test/tap.h test/util.h
+test_stress_bypass_LDADD = $(TEST_LIBS)
+# mutant: operations do not defer to a pending ticket.
+test_stress_bypass_mutant_nodefer_SOURCES = test/stress/bypass.c
+EXTRA_test_stress_bypass_mutant_nodefer_DEPENDENCIES = mut/nodefer/core.c
+test_stress_bypass_mutant_nodefer_CPPFLAGS = -Imut/nodefer $(AM_CPPFLAGS)
+test_stress_bypass_mutant_nodefer_LDADD = $(TEST_LIBS)
 
 # mutants: the core with one lock step skipped / one release weakened.
 test_stress_stress_mutant_skiplock_SOURCES = test/stress/stress.c
@@ -48,6 +59,8 @@ mut/skiplock/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh skiplock $(srcdir) mut/skiplock $(CORE_SOURCES)
 mut/relaxed/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh relaxed $(srcdir) mut/relaxed $(CORE_SOURCES)
+mut/nodefer/core.c: $(MUT_DEPS)
+	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh nodefer $(srcdir) mut/nodefer $(CORE_SOURCES)
 mut/window/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh window $(srcdir) mut/window $(CORE_SOURCES)
 # clean-local runs it (bench/bench.mk holds the one clean-local rule)

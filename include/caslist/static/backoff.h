@@ -60,16 +60,17 @@ CASLIST_LK_BEGIN
 
 /*
  * One wait (a loop that may back off).  8 bytes, set by one store: the
- * fast path of every operation declares one.  The stuck watch's state is
- * per thread (caslist_lk_backoff_watch_state below), armed by the first round of a
- * wait that reaches the yielding phase: a thread runs one wait at a time.
+ * fast path of every operation declares one.  The stuck watch's state is per thread (watch.h), armed by the
+ * first round of a wait that reaches the yielding phase: a thread runs
+ * one wait at a time.
  */
 struct caslist_lk_backoff {
 	unsigned spins;		/* the budget: pauses are drawn in [0, spins] */
 	unsigned short polls;	/* caslist_lk_backoff_wait: rounds of local spinning so far */
-	unsigned short armed;	/* caslist_lk_backoff_wait: this wait owns the watch state */
+	unsigned char armed;	/* caslist_lk_backoff_wait: this wait owns the watch state */
+	unsigned char fair;	/* fair.h: CASLIST_LK_FAIR_NONE, _TIMING or _TURN */
 };
-#define CASLIST_LK_BACKOFF_INIT { CASLIST_LK_BACKOFF_MIN, 0, 0 }
+#define CASLIST_LK_BACKOFF_INIT { CASLIST_LK_BACKOFF_MIN, 0, 0, 0 }
 
 static inline void caslist_lk_cpu_relax(void)
 {

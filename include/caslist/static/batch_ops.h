@@ -125,7 +125,7 @@ static inline void caslist__batch_flush(struct caslist_batch *b)
 	for (unsigned i = k - 1; i > 0; i--)
 		caslist_lk_batch_chain(b->node[i], b->node[i - 1]);
 	h = &b->l->head;
-	f = caslist_lk_lock_head(h, "caslist_batch_flush");
+	f = caslist_lk_lock_head_held(h, "caslist_batch_flush");
 	caslist_lk_insert_locked(h, f, first, last, "caslist_batch_flush");
 	for (unsigned i = k - 1; i > 0; i--)
 		caslist_lk_unlock(b->node[i], b->node[i - 1]);

@@ -75,6 +75,9 @@ static inline int caslist_lk_pos_gone(const struct caslist_node *pos, const char
 static inline void caslist__init(struct caslist_list *l)
 {
 	caslist_lk_init_head(caslist_lk_head_of(l));
+	/* Relaxed, as the head's words (caslist_lk_init_head). */
+	atomic_store_explicit(&l->want_next, 0, memory_order_relaxed);
+	atomic_store_explicit(&l->want_served, 0, memory_order_relaxed);
 }
 
 static inline void caslist__node_init(struct caslist_node *n)
@@ -249,11 +252,13 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 					 const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	struct caslist_lk_fair fw = { 0, 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *s, *p, *f;
 	uintptr_t seen;
 	unsigned start;
 
+	caslist_lk_fair_enter(l, op);
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
 	s = caslist_lk_lock_prefetch(n, &seen, op);
@@ -264,13 +269,16 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	for (;;) {
 		const void *busy;
 
-		if (s == NULL)
+		if (s == NULL) {
+			caslist_lk_fair_done(l, &b, &fw);
 			return CASLIST_ENOENT;
+		}
 		p = caslist_lk_trylock_prev(n, op);
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
 				caslist_lk_unlock(p, n);
 				caslist_lk_unlock(n, s);
+				caslist_lk_fair_done(l, &b, &fw);
 				return CASLIST_OK;
 			}
 			if (__builtin_expect(caslist_lk_trylock(h, &f, op), 1))
@@ -282,7 +290,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
-		caslist_lk_backoff_wait(&b, busy, op);
+		caslist_lk_fair_wait(l, &b, &fw, busy, op);
 		s = caslist_lk_lock_prefetch(n, &seen, op);
 	}
 	/* Holding L(n), L(pred) and L(head): unlink steps 1-2 (n leaves its
@@ -291,6 +299,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	caslist_lk_unlock(p, s);
 	caslist_lk_insert_locked(h, f, n, n, op);
 	caslist_lk_backoff_heat_end(&b, start);
+	caslist_lk_fair_done(l, &b, &fw);
 	return CASLIST_OK;
 }
 
@@ -328,8 +337,11 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 		if (caslist_lk_w_batched(v))	/* queued in a batch: on its way to a head */
 			return CASLIST_OK;
 		if (caslist_lk_w_fresh(v)) {
+			/* Defer to a pending ticket before the claim: after
+			 * it we hold a link (fair.h, "Who takes part"). */
+			caslist_lk_fair_enter(l, "caslist_touch");
 			if (caslist_lk_claim(n, &v, "caslist_touch")) {
-				struct caslist_node *f = caslist_lk_lock_head(h, "caslist_touch");
+				struct caslist_node *f = caslist_lk_lock_head_held(h, "caslist_touch");
 
 				caslist_lk_insert_locked(h, f, n, n, "caslist_touch");
 				return CASLIST_TOUCH_ADDED;
@@ -431,7 +443,7 @@ static inline struct caslist_node *caslist__cut_front(struct caslist_list *l,
 	s = caslist_lk_lock(last, "caslist_cut_front");
 	if (s == NULL)
 		return NULL;	/* removed by a concurrent remover (or never linked) */
-	f = caslist_lk_lock_head(h, "caslist_cut_front");
+	f = caslist_lk_lock_head_held(h, "caslist_cut_front");
 	if (f == h || (s != h && caslist_lk_is_head(s))) {
 		CASLIST_LK_CHECK(0, "caslist_cut_front", last, "last is not on this list");
 		caslist_lk_unlock(h, f);

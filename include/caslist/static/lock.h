@@ -19,6 +19,7 @@
 #include "debug.h"
 #include "watch.h"
 #include "heat.h"
+#include "fair.h"
 
 CASLIST_LK_BEGIN
 
@@ -83,10 +84,15 @@ static inline bool caslist_lk_trylock(struct caslist_node *x, struct caslist_nod
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
  * caslist_lk_lock_prev).  The wait uses the caller's backoff B (the
- * head's wait starts from the heat: caslist_lk_lock_head).
+ * head's wait starts from the heat: caslist_lk_lock_head).  FAIR: the
+ * list whose head x is, when the caller holds nothing and the wait may
+ * take a ticket (fair.h), with FW its fair state; NULL for every other
+ * wait.
  */
 static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
-							struct caslist_lk_backoff *b, const char *op)
+							struct caslist_lk_backoff *b,
+							struct caslist_list *fair,
+							struct caslist_lk_fair *fw, const char *op)
 {
 	uintptr_t v = *vp;
 
@@ -98,7 +104,10 @@ static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, 
 		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
 			return caslist_lk_node_of(v);
 		if (caslist_lk_w_locked(v)) {
-			caslist_lk_backoff_wait(b, x, op);
+			if (fair != NULL)
+				caslist_lk_fair_wait(fair, b, fw, x, op);
+			else
+				caslist_lk_backoff_wait(b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
 		}
 	}
@@ -109,7 +118,7 @@ static inline struct caslist_node *caslist_lk_lock(struct caslist_node *x, const
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	return caslist_lk_lock_from(x, &v, &b, op);
+	return caslist_lk_lock_from(x, &v, &b, NULL, NULL, op);
 }
 
 /*
@@ -173,7 +182,7 @@ static inline struct caslist_node *caslist_lk_lock_prefetch(struct caslist_node 
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	*seen = caslist_lk_prefetch_nbrs(x, op);
-	return caslist_lk_lock_from(x, seen, &b, op);
+	return caslist_lk_lock_from(x, seen, &b, NULL, NULL, op);
 }
 
 /*
@@ -273,30 +282,55 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
  * [S0] caslist_lk_lock_head - take L(head): spin on relaxed loads while
  * the word is locked, CAS the bit in once it looks free (caslist_lk_lock's
  * loop, with the heat: the wait starts from this thread's last head
- * budget, backoff.h), plus the check that the list was initialised: the
+ * budget, heat.h), plus the check that the list was initialised: the
  * head is always linked, so its word is never 0 or POISON unless nobody
  * called caslist_init - abort then instead of waiting for ever.  Orders as
  * caslist_lk_lock (acquire CAS, pairing with the release in
- * caslist_lk_unlock of the head's previous holder).  Its callers hold
- * nothing a parked thread could block (add_head's node is the caller's
- * own; a flush's and a touch's nodes look busy but nobody waits on them
- * holding anything).  Why a load and a CAS, not a fetch_or, and no
- * prefetch of the old first node: doc/protocol.md, "Measured and not
- * kept".
+ * caslist_lk_unlock of the head's previous holder).  Why a load and a CAS,
+ * not a fetch_or, and no prefetch of the old first node: doc/protocol.md,
+ * "Measured and not kept".
+ *
+ * caslist_lk_lock_head is for callers that hold nothing (add_head,
+ * splice_head, pop_head): it defers to a pending ticket first and its
+ * wait may take one (fair.h).  caslist_lk_lock_head_held is for callers
+ * holding links another thread may wait on (a touch's claimed node, a
+ * cut's last link, a flush's chain): it neither defers nor takes a
+ * ticket.  Either way the caller holds nothing a parked thread could
+ * block for long: those links are waited on only by threads that hold
+ * nothing themselves.
  */
-static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
+							   struct caslist_list *fair,
+							   const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	struct caslist_lk_fair fw = { 0, 0 };
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
 	struct caslist_node *f;
 	unsigned start;
 
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
-	f = caslist_lk_lock_from(h, &v, &b, op);
+	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
 	CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
 	caslist_lk_backoff_heat_end(&b, start);
+	if (fair != NULL)
+		caslist_lk_fair_done(fair, &b, &fw);
 	return f;
+}
+
+static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+{
+	struct caslist_list *l = caslist_lk_list_of_head(h);
+
+	caslist_lk_fair_enter(l, op);
+	return caslist_lk_lock_head_as(h, l, op);
+}
+
+static inline struct caslist_node *caslist_lk_lock_head_held(struct caslist_node *h,
+							     const char *op)
+{
+	return caslist_lk_lock_head_as(h, NULL, op);
 }
 
 /*

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test/stress/bypass.c - the head's bounded bypass (<caslist/static/fair.h>),
+ * counted, not timed.
+ *
+ * Usage: bypass <threads> <seconds> <seed>
+ *
+ * The claim (doc/protocol.md, "Fairness: bounded bypass"): between a
+ * waiter's ticket and its taking the head, every other thread completes
+ * at most one operation that takes the head.  Built inline with
+ * CASLIST_FAIR_US 0 (every head wait past its first round takes a
+ * ticket) and the fair layer's hook: at a ticket the waiter reads the
+ * count of completed head operations, at "served" (it has the head) it
+ * reads it again; the difference must be at most threads - 1.  Every
+ * access to the count and to the ticket words is seq_cst, so the two
+ * reads and every completion are in one total order: an operation that
+ * started after the ticket cannot be counted (it waited for the served
+ * store, which follows the second read).  No timing decides the outcome:
+ * a slow machine makes fewer tickets, never a false failure.
+ *
+ * Workers run head operations only: move_head and touch of random nodes,
+ * pop_head then add_head of the popped node.  Checks: the bound at every
+ * ticket; tickets were taken (else the run proved nothing); at the end
+ * caslist_check passes and every node is on the list once.
+ * The mutant bypass-mutant-nodefer (operations do not defer to a pending
+ * ticket) must fail the bound (test/stress/bypass.sh).
+ * TAP output; exit 0 = pass.
+ */
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct caslist_list;
+static void bypass_ticket(struct caslist_list *l, uint32_t t);
+static void bypass_served(struct caslist_list *l, uint32_t t);
+
+#define CASLIST_INLINE 1
+#define CASLIST_FAIR_US 0
+#define CASLIST_LK_FAIR_HOOK(ev, l, t) bypass_##ev(l, t)
+#include <caslist/caslist.h>
+
+#include "../tap.h"
+#include "../util.h"
+
+#define NODES 64
+
+struct item {
+	struct caslist_node link;
+	int seen;
+};
+
+static CASLIST_LIST(list);
+static struct item items[NODES];
+static int nthreads;
+static pthread_barrier_t start;
+static _Atomic int stop;
+
+static _Atomic unsigned long done;	/* head operations completed */
+static _Atomic unsigned long tickets, over_bound, max_over;
+static _Thread_local unsigned long at_ticket;
+
+static void bypass_ticket(struct caslist_list *l, uint32_t t)
+{
+	(void)l;
+	(void)t;
+	/* seq_cst: in the total order with the completions (see above). */
+	at_ticket = atomic_load_explicit(&done, memory_order_seq_cst);
+	atomic_fetch_add_explicit(&tickets, 1, memory_order_relaxed);
+}
+
+static void bypass_served(struct caslist_list *l, uint32_t t)
+{
+	unsigned long d = atomic_load_explicit(&done, memory_order_seq_cst) - at_ticket;
+	unsigned long m = atomic_load_explicit(&max_over, memory_order_relaxed);
+
+	(void)l;
+	(void)t;
+	while (d > m && !atomic_compare_exchange_weak_explicit(&max_over, &m, d,
+							       memory_order_relaxed,
+							       memory_order_relaxed))
+		;
+	if (d > (unsigned long)(nthreads - 1))
+		atomic_fetch_add_explicit(&over_bound, 1, memory_order_relaxed);
+}
+
+static void completed(void)
+{
+	atomic_fetch_add_explicit(&done, 1, memory_order_seq_cst);
+}
+
+struct thr {
+	uint64_t rng;
+	unsigned long ops;
+};
+
+static void *worker(void *arg)
+{
+	struct thr *t = arg;
+
+	pthread_barrier_wait(&start);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		struct item *it = &items[rng_below(&t->rng, NODES)];
+		struct caslist_node *n;
+
+		switch (rng_below(&t->rng, 3)) {
+		case 0:
+			caslist_move_head(&list, &it->link);
+			completed();
+			break;
+		case 1:
+			/* GONE: the node is a popper's; touch took no head. */
+			if (caslist_touch(&list, &it->link) != CASLIST_TOUCH_GONE)
+				completed();
+			break;
+		default:
+			n = caslist_pop_head(&list);
+			completed();
+			if (n != NULL) {
+				/* OWNED by us: touches of it add nothing, so the
+				 * add races with none (no caslist_node_init). */
+				caslist_add_head(&list, n);
+				completed();
+			}
+			break;
+		}
+		t->ops++;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds;
+	struct thr *thr;
+	unsigned long ops = 0;
+	size_t count = 0;
+	int rc;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: bypass <threads> <seconds> <seed>\n");
+		return 2;
+	}
+	nthreads = atoi(argv[1]);
+	seconds = atof(argv[2]);
+	if (nthreads < 2 || seconds <= 0) {
+		fprintf(stderr, "bypass: want threads >= 2 and seconds > 0\n");
+		return 2;
+	}
+	thr = calloc((size_t)nthreads, sizeof(*thr));
+	if (thr == NULL)
+		return 2;
+	for (int i = 0; i < nthreads; i++)
+		thr[i].rng = strtoull(argv[3], NULL, 0) * 1000003u + (uint64_t)i;
+	for (int i = 0; i < NODES; i++) {
+		caslist_node_init(&items[i].link);
+		caslist_add_tail(&list, &items[i].link);
+	}
+	watchdog_arm(seconds + 60);
+	if (run_threads(nthreads, worker, thr, sizeof(*thr), &start, &stop, seconds) != 0)
+		return 2;
+	for (int i = 0; i < nthreads; i++)
+		ops += thr[i].ops;
+	rc = caslist_check(&list, NODES + 1, &count);
+	tap_ok(rc == 0 && count == NODES, "list intact: %s, %zu of %d nodes",
+	       caslist_check_strerror(rc), count, NODES);
+	tap_ok(atomic_load(&tickets) > 0, "tickets taken: %lu", atomic_load(&tickets));
+	tap_ok(atomic_load(&over_bound) == 0,
+	       "bypass bound: at most %d head operations by others between a ticket and "
+	       "its head (max seen %lu, over the bound %lu times)",
+	       nthreads - 1, atomic_load(&max_over), atomic_load(&over_bound));
+	printf("# bypass threads=%d seconds=%g seed=%s ops=%lu tickets=%lu max_overtakes=%lu "
+	       "over_bound=%lu\n",
+	       nthreads, seconds, argv[3], ops, atomic_load(&tickets), atomic_load(&max_over),
+	       atomic_load(&over_bound));
+	free(thr);
+	return tap_done();
+}
