@@ -18,15 +18,23 @@ src=$(cd "$(dirname "$0")" && pwd)
 . "$src/../test/tap.sh"
 tap_plan 5
 
-res=$("$bin" --smoke=64 --max-threads=1 \
-	--benchmark_filter='^(lru_all|del_head|lruvec)/floor/4096/' 2>&1)
-rc=$?
-n=$(printf '%s\n' "$res" | grep -c '^[a-z_]*/floor/4096/.*/threads:1 .*items_per_second')
-if [ $rc -eq 0 ] && [ "$n" -eq 3 ] && ! printf '%s\n' "$res" | grep -q 'ERROR\|FAIL'; then
-	tap_ok "floor at 1 thread: $n runs (rotate, del_head, lruvec), end checks passed"
-else
-	tap_notok "floor at 1 thread: exit $rc, $n runs (want 3)" "$res"
-fi
+# runs_ok WHAT WANT ARGS...: listbench ARGS exits 0 with WANT runs at 1
+# thread, each passing its end-of-run check, and no error row
+runs_ok() {
+	what=$1 want=$2
+	shift 2
+	res=$("$bin" "$@" 2>&1)
+	rc=$?
+	n=$(printf '%s\n' "$res" | grep -c '/threads:1 .*items_per_second')
+	if [ $rc -eq 0 ] && [ "$n" -eq "$want" ] && ! printf '%s\n' "$res" | grep -q 'ERROR\|FAIL'; then
+		tap_ok "$what: $n runs set up, ran and passed their end checks"
+	else
+		tap_notok "$what: exit $rc, $n runs (want $want)" "$res"
+	fi
+}
+
+runs_ok "floor at 1 thread (rotate, del_head, lruvec)" 3 --smoke=64 --max-threads=1 \
+	--benchmark_filter='^(lru_all|del_head|lruvec)/floor/4096/'
 
 res=$("$bin" --smoke=16 --threads=2 --max-threads=2 --benchmark_filter='^lru_all/floor/64/' 2>&1)
 rc=$?
@@ -63,13 +71,6 @@ else
 		"$(printf 'got:\n%s\nwant:\n%s\n' "$got" "$want")"
 fi
 
-res=$("$bin" --cold --smoke=8 --max-threads=1 \
-	--benchmark_filter='^(lru_all|lruvec|del_head)/(caslist|floor)/1048576/' 2>&1)
-rc=$?
-n=$(printf '%s\n' "$res" | grep -c '/1048576/.*/threads:1 .*items_per_second')
-if [ $rc -eq 0 ] && [ "$n" -eq 6 ] && ! printf '%s\n' "$res" | grep -q 'ERROR\|FAIL'; then
-	tap_ok "cold lists at 1048576 nodes: $n runs set up, ran and checked"
-else
-	tap_notok "cold lists at 1048576 nodes: exit $rc, $n runs (want 6)" "$res"
-fi
+runs_ok "cold lists at 1048576 nodes (caslist, floor)" 6 --cold --smoke=8 --max-threads=1 \
+	--benchmark_filter='^(lru_all|lruvec|del_head)/(caslist|floor)/1048576/'
 tap_done
