@@ -1,17 +1,18 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
 EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
+	bench/cold-test.sh \
 	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
 # the per-operation cost driver of tools/opcost (valgrind): built by make
 # check so it keeps compiling; plain C, no Google Benchmark
 check_PROGRAMS += bench/opcost
-bench_opcost_SOURCES = bench/opcost.c bench/xlock.h
+bench_opcost_SOURCES = bench/opcost.c bench/xlock.h bench/floor.h
 bench_opcost_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
 # the latency histogram (bench/latency.h) on known values; plain C, no
 # Google Benchmark: built and run in every configuration
 check_PROGRAMS += bench/latency-test
 bench_latency_test_SOURCES = bench/latency-test.c bench/latency.c bench/latency.h test/tap.h
 TESTS += bench/latency-test
-CLEANFILES += bench/results.json bench/results-quick.json bench/img/*.png bench/smoke-*.json
+CLEANFILES += bench/results.json bench/results-quick.json bench/results-cold.json bench/img/*.png bench/smoke-*.json
 
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
 # libcaslist against peers (doc/bench.md).  The parts are listed in
@@ -44,6 +45,7 @@ noinst_PROGRAMS += bench/listbench
 bench_listbench_SOURCES = bench/listbench.c bench/peer.h bench/workload.c \
 	bench/runstat.c bench/runstat.h bench/latency.c bench/latency.h bench/ticks.c bench/ticks.h \
 	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c bench/peer_xlock.c bench/xlock.h \
+	bench/peer_floor.c bench/floor.h \
 	bench/cbench.cc bench/cbench.h $(COMMON_CLI_SOURCES)
 bench_listbench_CPPFLAGS = $(BENCH_CPPFLAGS) \
 	-DLISTBENCH_CC='"$(CC)"' -DLISTBENCH_CFLAGS='"$(CFLAGS) $(SAN_FLAGS)"'
@@ -55,6 +57,8 @@ bench_listbench_LDADD = $(PEER_VARIANTS) $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIB
 TESTS += bench/smoke.sh
 # bad options and files: listbench, compare and plot must say what is wrong
 TESTS += bench/cli-test.sh
+# the floor row (1 thread only) and the cold lists (--cold) run and check
+TESTS += bench/cold-test.sh
 # the bench bundle runs (--smoke) with no library of this machine, in a chroot
 TESTS += bench/bundle-test.sh
 
@@ -80,8 +84,14 @@ bench-quick: bench/listbench
 		--benchmark_out=bench/results-quick.json \
 		--benchmark_out_format=json
 	$(PYTHON3) $(srcdir)/bench/compare bench/results-quick.json
+# the cold-list rows alone (listbench --cold: lists of 16 and 64 MiB)
+bench-cold: bench/listbench
+	$(LISTBENCH) --cold $(BENCH_ARGS) --benchmark_context=commit=$(BENCH_COMMIT) \
+		--benchmark_out=bench/results-cold.json \
+		--benchmark_out_format=json
+	$(PYTHON3) $(srcdir)/bench/compare bench/results-cold.json
 else
-bench bench-quick bench-bundle:
+bench bench-quick bench-cold bench-bundle:
 	@echo "make $@: the benchmarks were not configured; missing:"; \
 	pc='$(PKG_CONFIG)'; test -n "$$pc" || { pc=false; echo "  pkg-config (Debian: pkg-config)"; }; \
 	$$pc --exists 'benchmark >= 1.7' || echo "  Google Benchmark >= 1.7 (Debian: libbenchmark-dev)"; \
@@ -92,4 +102,4 @@ endif
 clean-local: clean-bench-bundle clean-mut
 clean-bench-bundle:
 	rm -rf bench-bundle
-.PHONY: bench bench-quick bench-bundle clean-bench-bundle
+.PHONY: bench bench-quick bench-cold bench-bundle clean-bench-bundle

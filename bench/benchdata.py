@@ -190,9 +190,11 @@ def is_caslist(name):
 
 def peers_of(key, impls):
     """The implementations a caslist row is compared with: every other one,
-    except the unlocked floor (listbench 'plain', one thread only) and the
-    cache that keeps no LRU at all (lrucache 'index')."""
-    out = [i for i in impls if not is_caslist(i) and i != "plain"]
+    except the references that are no list a program could use at more than
+    one thread (listbench 'plain', the unlocked list, and 'floor', the bare
+    three-CAS move) and the cache that keeps no LRU at all (lrucache
+    'index')."""
+    out = [i for i in impls if not is_caslist(i) and i not in ("plain", "floor")]
     if key[0].startswith("lrucache."):
         out = [i for i in out if i != "index"]
     return out

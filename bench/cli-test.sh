@@ -53,6 +53,7 @@ expect 2 "^listbench: unknown or bad Google Benchmark flag '--benchmark_repetiti
 expect 2 "^listbench: unknown option '--frobnicate'" "listbench --frobnicate" list --frobnicate
 expect 2 "^listbench: unexpected argument 'extra'" "listbench extra" list extra
 expect 2 "^listbench: --quick takes no value" "listbench --quick=1" list --quick=1
+expect 2 "^listbench: --cold takes no value" "listbench --cold=1" list --cold=1
 expect 2 "^listbench: --max-threads needs a value" "listbench --max-threads" list --max-threads
 expect 2 "^listbench: --plant-bug: 'x' is not lost-node" "listbench --plant-bug=x" \
 	list --plant-bug=x

@@ -11,7 +11,10 @@
  * Under ThreadSanitizer the ck peers and lfstack report "not run under
  * TSan": their atomics are inline asm that TSan cannot see.
  *
- * Usage: listbench [--quick] [--smoke[=N]] [--pin] [--threads=N[,N...]] [--max-threads=N]
+ * A one-thread peer (plain, floor) is registered at every thread count and
+ * reported as "unsupported: ... 1 thread only" above one thread.
+ *
+ * Usage: listbench [--quick] [--cold] [--smoke[=N]] [--pin] [--threads=N[,N...]] [--max-threads=N]
  *                  [--run-limit=S] [--lat-every=N] [--benchmark_* flags of Google Benchmark]
  * Every value is checked (examples/common/cli.h: "listbench: ... (try
  * listbench --help)", exit 2); --help lists these options, --benchmark_help
@@ -42,10 +45,24 @@ static const int under_tsan = 0;
 #endif
 
 static const struct peer *const peers[] = {
-	&peer_caslist, &peer_caslist_cache, &peer_xlock, &peer_plain, &peer_mutex, &peer_spin,
-	&peer_ticket, &peer_mcs, &peer_urcu, &peer_ck_stack, &peer_lfstack,
+	&peer_caslist, &peer_caslist_cache, &peer_xlock, &peer_plain, &peer_floor, &peer_mutex,
+	&peer_spin, &peer_ticket, &peer_mcs, &peer_urcu, &peer_ck_stack, &peer_lfstack,
 };
 #define NPEERS (sizeof(peers) / sizeof(peers[0]))
+
+/* --cold: the cold-list rows (issue 31): each workload's cold sizes, these
+ * implementations only */
+static const struct peer *const cold_peers[] = {
+	&peer_caslist, &peer_xlock, &peer_spin, &peer_mutex, &peer_floor,
+};
+
+static int in_cold(const struct peer *im)
+{
+	for (size_t i = 0; i < sizeof(cold_peers) / sizeof(cold_peers[0]); i++)
+		if (cold_peers[i] == im)
+			return 1;
+	return 0;
+}
 
 
 static int cmp_int(const void *a, const void *b)
@@ -72,6 +89,9 @@ static void usage(void)
 	     "\n"
 	     "listbench options:\n"
 	     "  --quick          fewer sizes, min_time 0.02 s, run limit 0.3 s (make bench-quick)\n"
+	     "  --cold           only the cold lists: lru_all, lruvec and del_head at 262144\n"
+	     "                   and 1048576 nodes (64 MiB), caslist, xlock, spin, mutex and\n"
+	     "                   floor (make bench-cold)\n"
 	     "  --pin            pin benchmark thread i to CPU i mod the online CPUs\n"
 	     "  --threads=L      run these thread counts too: a comma list of integers\n"
 	     "                   in [1, 4096], e.g. 3,64,256\n"
@@ -95,7 +115,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	int counts[64], ncounts = 0, quick = 0, pin = 0, smoke = 0, maxt = -1, min_time_given = 0;
+	int counts[64], ncounts = 0, quick = 0, cold = 0, pin = 0, smoke = 0, maxt = -1, min_time_given = 0;
 	double limit_s = -1;	/* default: 2 s, --quick 0.3 s */
 	struct cli cl;
 	int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), oversub = 0;
@@ -137,9 +157,12 @@ int main(int argc, char **argv)
 
 		if (strcmp(a, "--quick") == 0) {
 			quick = 1;
+		} else if (strcmp(a, "--cold") == 0) {
+			cold = 1;
 		} else if (strcmp(a, "--pin") == 0) {
 			pin = 1;
-		} else if (strncmp(a, "--quick=", 8) == 0 || strncmp(a, "--pin=", 6) == 0) {
+		} else if (strncmp(a, "--quick=", 8) == 0 || strncmp(a, "--pin=", 6) == 0 ||
+			   strncmp(a, "--cold=", 7) == 0) {
 			cli_bad(&cl, "%.*s takes no value", (int)(strchr(a, '=') - a), a);
 		} else if (strncmp(a, "--max-threads=", 14) == 0) {
 			maxt = (int)cli_int(&cl, "--max-threads", a + 14, 1, 4096);
@@ -210,7 +233,7 @@ int main(int argc, char **argv)
 		snprintf(buf, sizeof(buf), "no");
 	cbench_add_context("oversubscribed", buf);
 	cbench_add_context("pinned", pin ? "yes: thread i on CPU i mod cores" : "no");
-	cbench_add_context("mode", quick ? "quick" : "full");
+	cbench_add_context("mode", cold ? (quick ? "cold, quick" : "cold") : quick ? "quick" : "full");
 	if (smoke > 0)
 		snprintf(buf, sizeof(buf), "yes: %d fixed iterations per run",
 			 smoke);
@@ -248,7 +271,7 @@ int main(int argc, char **argv)
 		return 2;
 	for (size_t w = 0; w < nworkloads; w++) {
 		const struct workload *wl = &workloads[w];
-		const int64_t *args = quick ? wl->quick : wl->args;
+		const int64_t *args = cold ? wl->cold : quick ? wl->quick : wl->args;
 
 		for (int a = 0; a < 8 && args[a]; a++) {
 			for (size_t i = 0; i < NPEERS; i++) {
@@ -256,6 +279,9 @@ int main(int argc, char **argv)
 				struct spec *sp = &specs[nspecs];
 				int only1 = 0;
 				cbench *b;
+
+				if (cold && !in_cold(im))
+					continue;
 
 				if (!supports(wl, im)) {
 					if (im->variant)
@@ -269,7 +295,6 @@ int main(int argc, char **argv)
 						 "TSan cannot see");
 					only1 = 1;
 				}
-				only1 |= im->one_thread;
 				sp->w = wl;
 				sp->im = im;
 				nspecs++;

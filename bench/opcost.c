@@ -13,9 +13,10 @@
  *         mt_list's algorithm); spin: a plain doubly linked list under a
  *         pthread spinlock; floor: the bare move any per-link-locked list
  *         must do - one acquire CAS on each of the three words the protocol
- *         locks (pred->next, n->next, head->next) and the release stores
- *         that unlock them, no retry, no checks, no bookkeeping (rotate
- *         only; one thread only: it is a reference, not a list).
+ *         locks (n->next, pred->next, head->next) and the release stores
+ *         that unlock them, no retry, no checks, no bookkeeping
+ *         (bench/floor.h, shared with listbench's floor row; one thread
+ *         only: it is a reference, not a list).
  *   OP    rotate (move a random node to the head) | deladd (delete a
  *         random node, add it at the head)
  * Nodes are 64 bytes, one cache line each, as listbench's, allocated in
@@ -32,6 +33,7 @@
 #include <string.h>
 
 #include <caslist/caslist.h>
+#include "floor.h"
 #include "xlock.h"
 
 struct pnode {
@@ -44,9 +46,7 @@ struct node {
 		struct caslist_node c;
 		struct xl x;
 		struct pnode p;
-		struct {
-			_Atomic uintptr_t next, prev;
-		} f;
+		struct floor_link f;
 	} u;
 	char pad[64 - sizeof(struct caslist_node)];
 } __attribute__((aligned(64)));
@@ -79,43 +79,8 @@ static void p_add_head(struct pnode *n)
 	phead.next = n;
 }
 
-/* ---- floor: the three CASes and the unlocking stores ---- */
-static struct {
-	_Atomic uintptr_t next, prev;
-} fhead;
-
-static void f_move(struct node *x)
-{
-	_Atomic uintptr_t *nx = &x->u.f.next;
-	uintptr_t s = atomic_load_explicit(nx, memory_order_relaxed);
-	uintptr_t p = atomic_load_explicit(&x->u.f.prev, memory_order_relaxed);
-	uintptr_t first, want;
-	_Atomic uintptr_t *pn = (_Atomic uintptr_t *)p;	/* pred->next is pred's first word */
-	_Atomic uintptr_t *sp = (_Atomic uintptr_t *)s + 1;	/* succ->prev */
-
-	if (p == (uintptr_t)&fhead)
-		return;
-	/* acquire CASes: each pairs with the release store that last unlocked
-	 * the word (one thread here, but the protocol's orders are kept) */
-	want = (uintptr_t)x;
-	atomic_compare_exchange_strong_explicit(pn, &want, (uintptr_t)x | 1, memory_order_acquire,
-						memory_order_relaxed);
-	want = s;
-	atomic_compare_exchange_strong_explicit(nx, &want, s | 1, memory_order_acquire,
-						memory_order_relaxed);
-	first = atomic_load_explicit(&fhead.next, memory_order_relaxed);
-	want = first;
-	atomic_compare_exchange_strong_explicit(&fhead.next, &want, first | 1, memory_order_acquire,
-						memory_order_relaxed);
-	/* unlink: succ->prev = pred; pred->next = succ (release: unlock) */
-	atomic_store_explicit(sp, p, memory_order_release);
-	atomic_store_explicit(pn, s, memory_order_release);
-	/* insert after the head */
-	atomic_store_explicit(&x->u.f.prev, (uintptr_t)&fhead, memory_order_release);
-	atomic_store_explicit((_Atomic uintptr_t *)first + 1, (uintptr_t)x, memory_order_release);
-	atomic_store_explicit(nx, first, memory_order_release);
-	atomic_store_explicit(&fhead.next, (uintptr_t)x, memory_order_release);
-}
+/* ---- floor: bench/floor.h (listbench's floor row too) ---- */
+static struct floor_link fhead;
 
 static struct caslist_list clist = CASLIST_LIST_INIT(clist);
 static struct xl xhead;
@@ -135,7 +100,7 @@ static void setup(const char *impl)
 		order[j] = t;
 	}
 	xl_detach(&xhead);
-	fhead.next = fhead.prev = (uintptr_t)&fhead;
+	floor_init(&fhead);
 	pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
 	for (size_t k = 0; k < nn; k++) {
 		struct node *x = &nodes[order[k]];
@@ -152,12 +117,7 @@ static void setup(const char *impl)
 			phead.prev->next = &x->u.p;
 			phead.prev = &x->u.p;
 		} else {
-			uintptr_t last = fhead.prev;
-
-			x->u.f.next = (uintptr_t)&fhead;
-			x->u.f.prev = last;
-			((_Atomic uintptr_t *)last)[0] = (uintptr_t)x;
-			fhead.prev = (uintptr_t)x;
+			floor_link_tail(&fhead, &x->u.f);
 		}
 	}
 	free(order);
@@ -177,9 +137,8 @@ int main(int argc, char **argv)
 	op = argv[2];
 	nn = strtoul(argv[3], NULL, 10);
 	n = atol(argv[4]);
-	if (nn < 2 || n < 0 || (strcmp(op, "rotate") && strcmp(op, "deladd")) ||
-	    (!strcmp(impl, "floor") && strcmp(op, "rotate"))) {
-		fputs("opcost: bad arguments (floor does rotate only)\n", stderr);
+	if (nn < 2 || n < 0 || (strcmp(op, "rotate") && strcmp(op, "deladd"))) {
+		fputs("opcost: bad arguments\n", stderr);
 		return 2;
 	}
 	nodes = aligned_alloc(64, nn * sizeof(struct node));
@@ -212,8 +171,11 @@ int main(int argc, char **argv)
 			p_unlink(&x->u.p);
 			p_add_head(&x->u.p);
 			pthread_spin_unlock(&spin);
+		} else if (rot) {
+			floor_move_head(&fhead, &x->u.f);
 		} else {
-			f_move(x);
+			floor_del(&x->u.f);
+			floor_add_head(&fhead, &x->u.f);
 		}
 	}
 	printf("%lu\n", sum);

@@ -22,6 +22,9 @@
  *                   waiting while holding (issue 23's same-family peer)
  *   peer_stacks.c   ck_stack push/pop_mpmc and liburcu's lfstack (the
  *                   stack workload only)
+ *   peer_floor.c    the floor of bench/floor.h: one CAS per word the
+ *                   protocol locks and the unlocking stores, nothing else
+ *                   (rotate, del_head, lruvec; 1 thread only; issue 31)
  *   workload.c      the workloads, the per-run setup and end-of-run check,
  *                   the run limit ("too slow")
  *   runstat.c       each run's per-operation latency and per-thread share
@@ -44,6 +47,7 @@
 
 #include "cbench.h"
 #include "common/dlist.h"
+#include "floor.h"
 #include "ticks.h"
 
 #if defined(__SANITIZE_THREAD__)
@@ -71,6 +75,7 @@ struct bnode {
 		struct cds_list_head u;
 		struct ck_stack_entry s;
 		struct cds_lfs_node l;
+		struct floor_link f;	/* laid out as fl.link */
 	};
 	/* lruvec: on the active list (a hint, written by whoever links the
 	 * node; hits read it to skip nodes already active, as PG_active) */
@@ -131,7 +136,7 @@ struct peer {
 };
 
 extern const struct peer peer_caslist, peer_caslist_cache, peer_plain, peer_mutex, peer_spin,
-	peer_ticket, peer_mcs, peer_urcu, peer_ck_stack, peer_lfstack, peer_xlock;
+	peer_ticket, peer_mcs, peer_urcu, peer_ck_stack, peer_lfstack, peer_xlock, peer_floor;
 
 /* ---- workload.c ---- */
 
@@ -144,6 +149,7 @@ struct workload {
 	const char *what;	/* one iteration, for the report's context */
 	int64_t args[8], quick[8];	/* 0-terminated */
 	unsigned batch;		/* iterations per keep_running_batch */
+	int64_t cold[8];	/* listbench --cold: the lists beyond the caches (0-terminated) */
 };
 
 extern const struct workload workloads[];

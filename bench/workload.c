@@ -45,41 +45,41 @@
 
 const struct workload workloads[] = {
 	{ "lru_slice", LRU_SLICE, "move a random node of the thread's slice to the head",
-	  { 64, 4096, 262144 }, { 4096 }, 32 },
-	{ "lru_all", LRU_ALL, "move a random node of the whole list to the head",
-	  { 64, 4096, 262144 }, { 64, 4096 }, 32 },
+	  { 64, 4096, 262144 }, { 4096 }, 32, { 0 } },
+	{ "lru_all", LRU_ALL, "move a random node of the whole list to the head (rotate)",
+	  { 64, 4096, 262144, 1048576 }, { 64, 4096 }, 32, { 262144, 1048576 } },
 	{ "lru_read", LRU_READ,
 	  "move a random node to the head, then read its object's 256 bytes (a cache's per-hit work)",
-	  { 4096, 262144 }, { 4096 }, 32 },
+	  { 4096, 262144 }, { 4096 }, 32, { 0 } },
 	{ "lru_batch", LRU_BATCH,
 	  "move 16 random nodes to the head as one batch (one lock or head-link lock per batch); "
 	  "counts nodes",
-	  { 4096 }, { 4096 }, 2 },
+	  { 4096 }, { 4096 }, 2, { 0 } },
 	{ "lruvec", LRUVEC,
 	  "the kernel's per-node LRU: inactive and active lists; per 100 steps 60 hits "
 	  "(inactive ones activated 15 at a time), 30 adds of 15 new nodes at the inactive head "
 	  "(reclaiming 32 from the inactive tail first when the thread has under 15, keeping 1 "
 	  "in 4 on the active head), 6 demotions of 32 (active tail to inactive head), 4 frees "
 	  "from the middle; peers: one lock for both lists per batch; counts node operations",
-	  { 4096, 262144 }, { 4096 }, 16 },
+	  { 4096, 262144, 1048576 }, { 4096 }, 16, { 262144, 1048576 } },
 	{ "del_head", DEL_HEAD,
 	  "delete a random node if linked (racing removers), re-add it at the head",
-	  { 4096 }, { 4096 }, 32 },
-	{ "queue", QUEUE, "pop the tail, add it at the head", { 1024 }, { 1024 }, 32 },
-	{ "stack", STACK, "pop the head, add it at the head", { 1024 }, { 1024 }, 32 },
+	  { 4096, 262144, 1048576 }, { 4096 }, 32, { 262144, 1048576 } },
+	{ "queue", QUEUE, "pop the tail, add it at the head", { 1024 }, { 1024 }, 32, { 0 } },
+	{ "stack", STACK, "pop the head, add it at the head", { 1024 }, { 1024 }, 32, { 0 } },
 	{ "del_disjoint", DEL_DISJOINT,
 	  "delete a random node of the thread's slice, re-add it after another one of the slice",
-	  { 4096 }, { 4096 }, 32 },
+	  { 4096 }, { 4096 }, 32, { 0 } },
 	{ "del_overlap", DEL_OVERLAP,
 	  "delete a random node if linked (racing removers), re-add it after a random linked node",
-	  { 4096 }, { 4096 }, 32 },
+	  { 4096 }, { 4096 }, 32, { 0 } },
 	{ "add_near", ADD_NEAR,
-	  "as del_overlap, re-adding with add_near (peers: add_after)", { 4096 }, { 4096 }, 32 },
+	  "as del_overlap, re-adding with add_near (peers: add_after)", { 4096 }, { 4096 }, 32, { 0 } },
 	{ "splice_cut", SPLICE_CUT,
 	  "take a prefix of B nodes, splice them back at the tail; counts nodes",
-	  { 8, 16, 31, 63, 127, 255, 511 }, { 8, 63, 511 }, 1 },
+	  { 8, 16, 31, 63, 127, 255, 511 }, { 8, 63, 511 }, 1, { 0 } },
 	{ "fl_put", FL_PUT, "take K nodes, put them back one at a time; counts puts", { 64 },
-	  { 64 }, 1 },
+	  { 64 }, 1, { 0 } },
 };
 const size_t nworkloads = sizeof(workloads) / sizeof(workloads[0]);
 
@@ -276,6 +276,8 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 	const struct peer *im = sp->im;
 	size_t n = prefill_nodes(sp->w, arg, threads);
 	int fl = sp->w->kind == SPLICE_CUT || sp->w->kind == FL_PUT;
+	uint64_t rng = 0x5eedULL;
+	size_t *order;
 
 	shared.nodes = aligned_alloc(64, n * sizeof(struct bnode));
 	if (shared.nodes == NULL) {
@@ -316,16 +318,36 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 		free(v);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (im->node_init)
-			im->node_init(&shared.nodes[i]);
-		else
-			caslist_node_init(bnode_cas(&shared.nodes[i]));
-		if (im->add_tail)
-			im->add_tail(&shared.nodes[i]);
-		else
-			im->add_head(&shared.nodes[i]);
+	/* linked in a shuffled order (the same for every implementation), so
+	 * that a node's neighbours are random lines: on a list larger than the
+	 * caches every move misses on them, as on an LRU that has run a while
+	 * (in array order the hardware prefetcher would fetch them) */
+	order = malloc(n * sizeof(*order));
+	if (order == NULL) {
+		fprintf(stderr, "listbench: out of memory (%zu nodes)\n", n);
+		exit(2);
 	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = rng_below(&rng, i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct bnode *x = &shared.nodes[order[i]];
+
+		if (im->node_init)
+			im->node_init(x);
+		else
+			caslist_node_init(bnode_cas(x));
+		if (im->add_tail)
+			im->add_tail(x);
+		else
+			im->add_head(x);
+	}
+	free(order);
 }
 
 /* Thread 0, after every loop ended: the structure and the node count. */
@@ -508,6 +530,14 @@ void body(cbench_state *s, void *user)
 
 	if (sp->why[0])
 		cbench_skip_with_error(s, sp->why);
+	else if (im->one_thread && nt > 1) {	/* registered to say so (listbench.c) */
+		char why[160];
+
+		snprintf(why, sizeof(why),
+			 "unsupported: %s runs at 1 thread only (no synchronisation: a reference, "
+			 "not a concurrent list)", im->name);
+		cbench_skip_with_error(s, why);
+	}
 	else if (sp->slow_at && nt > sp->slow_at)
 		cbench_skip_with_error(s, "not run: too slow at fewer threads");
 	else if ((sp->w->kind == LRU_SLICE && c.slice < 1) ||
