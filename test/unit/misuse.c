@@ -582,7 +582,7 @@ static const char *const sites[] = {
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v != 0, \"caslist_empty\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
-	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(caslist_lk_list_initialised(&fl->list)",
+	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(fl->batch != 0, op, fl",
 	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",

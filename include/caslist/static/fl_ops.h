@@ -18,7 +18,11 @@
  * the front (take): nothing can appear in front of the front cluster, so
  * a taker holding the front cluster's lock knows the prefix up to that
  * cluster's tail is exactly the cluster.  It stands on the operations of
- * static/list_ops.h alone: no link word is touched here.
+ * static/list_ops.h (cut_front, splice_tail, chain_*): no link word is
+ * touched here.  Beyond them it uses the two hint reads of the list's
+ * ends ([F1], [F4]), the one tail step caslist_lk_add_tail_if ([F4]) and
+ * the delete [S6] for its predecessor ([F5]): HACKING.md, "The free list
+ * on the operations".
  */
 #ifndef CASLIST_STATIC_FL_OPS_H
 #define CASLIST_STATIC_FL_OPS_H
@@ -33,12 +37,13 @@
 CASLIST_LK_BEGIN
 
 /* A free list that was never caslist_fl_init'ed: abort naming the
- * free-list call, not the list operation inside it.  Every caller reads
- * this line (the head's words) next anyway. */
+ * free-list call, not the list operation inside it.  fl_init sets batch to
+ * 1 or more, so 0 is a free list nobody initialised; a plain read of a
+ * field written once, before the free list is shared, on the head's line
+ * (every caller reads it next anyway). */
 static inline void caslist_lk_fl_check_init(const struct caslist_fl *fl, const char *op)
 {
-	CASLIST_LK_REQUIRE(caslist_lk_list_initialised(&fl->list), op, fl,
-			"free list is not initialised (caslist_fl_init)");
+	CASLIST_LK_REQUIRE(fl->batch != 0, op, fl, "free list is not initialised (caslist_fl_init)");
 }
 
 static inline void caslist__fl_init(struct caslist_fl *fl, unsigned batch)
@@ -85,6 +90,10 @@ static inline unsigned caslist_lk_fl_my_stripe(void)
  * list's first node g belongs to it, and g is still first.  Then it stays
  * the front cluster while we hold its lock: only its lock holder can
  * remove its nodes, and nothing is ever inserted before the front.
+ * g is read with
+ * caslist_lk_first_hint, not iter_next: [F1] as modelled takes the word
+ * as it is and, if it is stale, fails and backs off; iter_next would wait
+ * on a locked head word (a cut or a splice in flight) instead.
  */
 static inline struct caslist_cluster *caslist_lk_fl_lock_front(struct caslist_fl *fl)
 {
@@ -142,7 +151,10 @@ static inline size_t caslist__fl_take(struct caslist_fl *fl, size_t want, struct
 
 		if (b->eager) {
 			/* Window open: reset the cluster pointers now, under
-			 * this cluster's lock, so no node is ever seen TAKEN. */
+			 * this cluster's lock, so no node is ever seen TAKEN.
+			 * The first node is lock_front's g again (it stays
+			 * first while we hold c): read, not passed out, which
+			 * costs the take fewer instructions. */
 			struct caslist_node *n = caslist_lk_first_hint(&fl->list);
 
 			for (;;) {
@@ -200,7 +212,10 @@ static inline struct caslist_fl_node *caslist__fl_batch_next(struct caslist_fl_b
 						  memory_order_release);
 	}
 	/* The node is the taker's now: OWNED, as a pop leaves a node (a
-	 * touch of it adds nothing). */
+	 * touch of it adds nothing).  caslist_lk_poison, the writer of that
+	 * state, not caslist_link_retire: n is a node of the taker's own
+	 * chain, not one whose link it holds, and the retire's head check
+	 * would cost every node taken a load for a node that is never a head. */
 	caslist_lk_poison(n, CASLIST_POISON_NEXT);
 	return x;
 }
@@ -307,17 +322,22 @@ static inline void caslist__fl_put(struct caslist_fl *fl, struct caslist_fl_node
 			caslist_lk_cl_unlock(c);
 			break;
 		}
-		/* c's tail is the list's tail: hold its link (expect head). */
-		if (&c->tail->link == t && caslist_lk_lock_tail_at(&fl->list, t, "caslist_fl_put")) {
+		if (&c->tail->link == t) {
 			/* Release: pairs with the acquire in caslist_lk_cluster_of, as in
 			 * put_batch (c came to us through an acquire of t's
-			 * pointer, so c's allocation happens before it too). */
+			 * pointer, so c's allocation happens before it too).
+			 * Set before the insert publishes x, as put_batch does. */
 			caslist_lk_set_cluster(x, c);
-			caslist_lk_insert_tail_locked(&fl->list, t, &x->link, "caslist_fl_put");
-			c->tail = x;
-			c->nr++;
-			caslist_lk_cl_unlock(c);
-			return;
+			/* c's tail is the list's tail: add x after it while it is. */
+			if (caslist_lk_add_tail_if(&fl->list, t, &x->link, "caslist_fl_put")) {
+				c->tail = x;
+				c->nr++;
+				caslist_lk_cl_unlock(c);
+				return;
+			}
+			/* Not added: x is on no list.  Whoever read c from it
+			 * waits for c's lock and finds NULL when it re-checks. */
+			caslist_lk_set_cluster(x, NULL);
 		}
 		caslist_lk_cl_unlock(c);
 	}
@@ -381,7 +401,10 @@ static inline int caslist__fl_remove(struct caslist_fl *fl, struct caslist_fl_no
 		/* x is in c, on the list, and stays so while we hold c (only c's
 		 * holder removes c's nodes), so the list's delete cannot miss. */
 		caslist_lk_set_cluster(x, NULL);
-		/* x is the caller's now: OWNED, as after any removal */
+		/* x is the caller's now: OWNED, as after any removal.  The
+		 * delete is caslist_del's step [S6] itself, called for the
+		 * predecessor it reports: the new c->tail below, which no
+		 * operation returns. */
 		(void)caslist_lk_del(&x->link, &p, "caslist_fl_remove");
 		if (c->tail == x)	/* p is in c iff c had more nodes (a run) */
 			c->tail = c->nr > 1 ? caslist_lk_fl_node_of(p) : NULL;

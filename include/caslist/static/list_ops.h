@@ -506,10 +506,12 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 	return 1;
 }
 
-/* ---- steps for layers built on the list (static/fl_ops.h) ---------------
- * Each is one link.h step under a name of this layer, so a layer above
- * never touches a link word itself.  The ones that leave a link locked
- * say which, and the caller must release it with the step named. */
+/* ---- what layers built on the list need beyond the operations ----------
+ * (static/fl_ops.h, batch_ops.h): an init check, two hint reads of the
+ * list's ends that no operation answers without waiting, and one named
+ * step, so a layer above never touches a link word itself.  None leaves
+ * a link locked.  Which of them the free list uses, and why: HACKING.md,
+ * "The free list on the operations". */
 
 /* Was l initialised (caslist_init / CASLIST_LIST_INIT)?  Relaxed: the word
  * is 0 only if nobody ever initialised it. */
@@ -527,7 +529,7 @@ static inline struct caslist_node *caslist_lk_first_hint(const struct caslist_li
 }
 
 /* The tail of l as of now (caslist_lk_prev_hint of the head), or NULL if l is empty
- * or the hint is not usable: a hint, validated by caslist_lk_lock_tail_at. */
+ * or the hint is not usable: a hint, validated by caslist_lk_add_tail_if. */
 static inline struct caslist_node *caslist_lk_tail_hint(const struct caslist_list *l)
 {
 	struct caslist_node *h = caslist_lk_head_of(l), *t = caslist_lk_prev_hint(h);
@@ -535,21 +537,27 @@ static inline struct caslist_node *caslist_lk_tail_hint(const struct caslist_lis
 	return t == h || !caslist_lk_prev_valid(t) ? NULL : t;
 }
 
-/* Step [S1] without the wait for a new tail: take L(t) only while t is l's tail
- * (t->next == head; waits while it is locked).  true: the caller holds
- * L(t) and must release it with caslist_lk_insert_tail_locked. */
-static inline bool caslist_lk_lock_tail_at(struct caslist_list *l, struct caslist_node *t,
-					 const char *op)
+/*
+ * caslist_lk_add_tail_if - add n after t only if t is still l's tail: the
+ * free list's put joining the tail cluster ([F4], static/fl_ops.h).  The
+ * one attempt of [S1] without its wait for a new tail - [L3], L(t) taken
+ * only while t->next is the head (waits while it is locked) - then [L7],
+ * the insert of add_tail ([S3]), which releases L(t).  No write of its own:
+ * the lock is caslist_lk_cas_lock (acquire: pairs with the caslist_lk_unlock
+ * of t's last holder), and n is published by caslist_lk_unlock in the
+ * insert (release: pairs with the acquire of whoever takes L(t) or L(n)
+ * next, and with iter_next's and chain_next's loads).  Linearizes at
+ * t->next = n.  false: t is no longer the tail, nothing written.
+ */
+static inline bool caslist_lk_add_tail_if(struct caslist_list *l, struct caslist_node *t,
+					  struct caslist_node *n, const char *op)
 {
-	return caslist_lk_lock_expect(t, caslist_lk_head_of(l), op);
-}
+	struct caslist_node *h = caslist_lk_head_of(l);
 
-/* Step [L7]: insert n after the tail t whose link the caller holds
- * (caslist_lk_lock_tail_at); releases it.  Linearizes at t->next = n. */
-static inline void caslist_lk_insert_tail_locked(struct caslist_list *l, struct caslist_node *t,
-					       struct caslist_node *n, const char *op)
-{
-	caslist_lk_insert_locked(t, caslist_lk_head_of(l), n, n, op);
+	if (!caslist_lk_lock_expect(t, h, op))
+		return false;
+	caslist_lk_insert_locked(t, h, n, n, op);
+	return true;
 }
 
 /* ---- the lock-word primitives: thin wrappers over link.h ---- */
