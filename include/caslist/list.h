@@ -52,6 +52,13 @@
  *    batches, which mark every node.
  *  - Not async-signal-safe: a signal handler must not operate on a list
  *    (or node) that the interrupted code may be operating on.
+ *  - Fairness at a head (bounded bypass): a thread whose wait for a list's
+ *    head has lasted CASLIST_FAIR_US microseconds (a compile-time switch,
+ *    default 200) takes a ticket; from then on each other thread completes
+ *    at most one more operation that takes that head before this thread
+ *    has it (doc/protocol.md, "Fairness: bounded bypass").  Touches that
+ *    add, cuts and flushes are not queued, and waits for other links are
+ *    bounded only in probability (randomised backoff).
  *  - Kept in every build (abort naming the operation): adding a node that
  *    is linked, using a list that was never initialised, and passing a
  *    list's head (of any list) where a node is wanted - to an add (as the
