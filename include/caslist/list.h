@@ -380,8 +380,11 @@ CASLIST_API const char *caslist_check_strerror(int code);
  * in your own build, so a correct hand-off through a list is not reported
  * (the installed library is not instrumented).  The batches come inline
  * too (<caslist/static/batch_ops.h>), and with <caslist/freelist.h> the
- * free list.  Link with the library as usual: the checks and the free
- * list's descriptor pool stay out of line.
+ * free list.  caslist_check comes inline as well, so that a user's
+ * -fsanitize=address build checks every node the walk reads (the inline
+ * mode is ASan's route into the operations, as it is TSan's).  Link with
+ * the library as usual: caslist_check_strerror, the free list's check and
+ * its descriptor pool stay out of line.
  */
 #if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
 #include <caslist/static/list_ops.h>
@@ -416,6 +419,7 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #define caslist_link_unlock CASLIST_LK_NS(caslist__link_unlock)
 #define caslist_link_set_prev CASLIST_LK_NS(caslist__link_set_prev)
 #define caslist_link_retire CASLIST_LK_NS(caslist__link_retire)
+#define caslist_check CASLIST_LK_NS(caslist__check)
 #include <caslist/static/batch_ops.h>
 #define caslist_batch_init CASLIST_LK_NS(caslist__batch_init)
 #define caslist_batch_move_head CASLIST_LK_NS(caslist__batch_move_head)
