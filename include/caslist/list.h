@@ -449,6 +449,18 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
 	}
 }
 
+/** caslist_iter_after - the node after @n on @l, or NULL at the end:
+ * caslist_iter_step from a cursor on @n (so, when @n has left @l, the
+ * first node of a walk restarted from the head).  The step of
+ * caslist_for_each_entry_safe. */
+static inline struct caslist_node *caslist_iter_after(const struct caslist_list *l,
+						      const struct caslist_node *n)
+{
+	struct caslist_node *cur = (struct caslist_node *)(uintptr_t)n;
+
+	return caslist_iter_step(l, &cur) ? cur : NULL;
+}
+
 /*
  * caslist_for_each(cur, l) - walk @l with the node cursor @cur (a
  * struct caslist_node * variable), restarting on CASLIST_EAGAIN:
@@ -457,9 +469,33 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
  * caslist_for_each_entry(obj, cur, l, member) - the same, with @obj (a
  * pointer to the type that embeds the node as @member) set to each
  * node's object.  Like liburcu's cds_list_for_each_entry(pos, head,
- * member) with one more argument: the node cursor.  The body may break
- * out at any time; it must not free @cur's object (memory rule).  See
- * caslist_iter_step for what the walk sees.
+ * member) with one more argument: the node cursor, because a cursor must
+ * be able to stand on the list's head (at the start, and after a
+ * restart), which is no object.  The body may break out at any time; it
+ * must not free @cur's object (memory rule), and if it removes or moves
+ * @obj's node the next step restarts the walk from the head.  See
+ * caslist_iter_step for what the walk sees: after a restart it sees again
+ * nodes it has already seen, so a body that must act once per node keeps
+ * its own mark (or uses caslist_iter_next, which reports the restart).
+ * caslist_for_each_entry_safe(obj, cur, l, member) - the same walk with
+ * the cursor one node ahead: @cur is already on the node after @obj's
+ * when the body runs, so the body may remove @obj's node (caslist_del,
+ * caslist_del_if_linked, caslist_move_head to another list) and the walk
+ * goes on from there without a restart.  @obj is the node the walk
+ * stepped onto before the previous body ran, so it may have left @l since
+ * (as any walk's node may, the moment after its step).  The walk restarts
+ * from the head only if @cur's node - the next one - leaves @l before the
+ * walk steps from it (another thread, or the body removing it).  A body that re-adds @obj's node
+ * further on (caslist_add_tail) meets it again: bound such a walk.
+ * caslist_for_each_entry_continue(obj, cur, l, member) - go on with a
+ * walk from @cur (a node of @l reached by an earlier walk, or &l->head),
+ * starting at the node after it; if @cur's node has left @l meanwhile,
+ * from the head.
+ * There is no reverse walk: only the next words are locked; a node's
+ * prev word is a hint that a walk cannot validate without taking the
+ * lock of the link before it (caslist_link_lock_prev), so a backward
+ * walk could step onto a removed or recycled node and miss nodes that
+ * never moved.  Walk forward, or take the tail with caslist_pop_tail.
  */
 #define caslist_for_each(cur, l)                                               \
 	for ((cur) = &(l)->head; caslist_iter_step((l), &(cur));)
@@ -467,5 +503,13 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
 	for ((cur) = &(l)->head;                                               \
 	     caslist_iter_step((l), &(cur)) &&                                 \
 	     ((obj) = caslist_entry((cur), __typeof__(*(obj)), member), 1);)
+#define caslist_for_each_entry_safe(obj, cur, l, member)                       \
+	for ((cur) = caslist_iter_after((l), &(l)->head);                      \
+	     (cur) != NULL &&                                                  \
+	     ((obj) = caslist_entry((cur), __typeof__(*(obj)), member),       \
+	      (cur) = caslist_iter_after((l), (cur)), 1);)
+#define caslist_for_each_entry_continue(obj, cur, l, member)                   \
+	for (; caslist_iter_step((l), &(cur)) &&                               \
+	       ((obj) = caslist_entry((cur), __typeof__(*(obj)), member), 1);)
 
 #endif /* CASLIST_LIST_H */
