@@ -97,6 +97,21 @@ extern "C" {
 #define CASLIST_ATOMIC(type) _Atomic(type)
 #endif
 
+/* The casts of this header's inline functions and macros: C's in C, the
+ * named casts in C++, so that a C++ user's -Wold-style-cast stays quiet
+ * (test/adopt/cxx-headers.sh).  PCAST: a pointer to or from an integer;
+ * ICAST: between integers; UNCONST: a const pointer to a writable one
+ * (in C through uintptr_t, which -Wcast-qual accepts). */
+#ifdef __cplusplus
+#define CASLIST_LK_PCAST(type, v) reinterpret_cast<type>(v)
+#define CASLIST_LK_ICAST(type, v) static_cast<type>(v)
+#define CASLIST_LK_UNCONST(type, v) const_cast<type>(v)
+#else
+#define CASLIST_LK_PCAST(type, v) ((type)(v))
+#define CASLIST_LK_ICAST(type, v) ((type)(v))
+#define CASLIST_LK_UNCONST(type, v) ((type)(uintptr_t)(v))
+#endif
+
 /* A list node, embedded in the user's object (intrusive, like list_head). */
 struct caslist_node {
 	/* Successor, with bit 0 = lock of the link "this -> successor".
@@ -113,8 +128,8 @@ struct caslist_list {
 };
 
 /* Values left in a removed node (never valid addresses, bit 0 clear). */
-#define CASLIST_POISON_NEXT ((uintptr_t)0x100)
-#define CASLIST_POISON_PREV ((uintptr_t)0x122)
+#define CASLIST_POISON_NEXT CASLIST_LK_ICAST(uintptr_t, 0x100)
+#define CASLIST_POISON_PREV CASLIST_LK_ICAST(uintptr_t, 0x122)
 
 /* Return codes.  The errors are negated errno values, as in the kernel:
  * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (Before 0.4
@@ -137,7 +152,7 @@ struct caslist_list {
 /* (&name is &name.head: the head is the first member; the whole object's
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u } }
+	{ { CASLIST_LK_PCAST(uintptr_t, &(name)), CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u } }
 
 /*
  * CASLIST_LIST(name) - declare and initialise an empty list, like the
@@ -147,8 +162,14 @@ struct caslist_list {
 #define CASLIST_LIST(name) struct caslist_list name = CASLIST_LIST_INIT(name)
 
 /* container_of for list nodes. */
+#ifdef __cplusplus
+#define caslist_entry(ptr, type, member)                                       \
+	reinterpret_cast<type *>(const_cast<char *>(                           \
+		reinterpret_cast<const volatile char *>(ptr)) - offsetof(type, member))
+#else
 #define caslist_entry(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#endif
 
 /* ---- init and state (not concurrent with operations on the same object) */
 
@@ -445,7 +466,7 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
 
 		if (rc != CASLIST_EAGAIN)
 			return rc == 1;
-		*cur = (struct caslist_node *)(uintptr_t)&l->head; /* the walk starts over */
+		*cur = CASLIST_LK_UNCONST(struct caslist_node *, &l->head); /* the walk starts over */
 	}
 }
 
@@ -456,7 +477,7 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
 static inline struct caslist_node *caslist_iter_after(const struct caslist_list *l,
 						      const struct caslist_node *n)
 {
-	struct caslist_node *cur = (struct caslist_node *)(uintptr_t)n;
+	struct caslist_node *cur = CASLIST_LK_UNCONST(struct caslist_node *, n);
 
 	return caslist_iter_step(l, &cur) ? cur : NULL;
 }
