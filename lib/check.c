@@ -9,40 +9,13 @@
  *   and the cycle closes within max_nodes steps.
  */
 #include <caslist/static/cluster.h>
-#include <caslist/static/link.h>
+#include <caslist/static/list_ops.h>
 
-#define CHECK_LOCKED (-1)
-#define CHECK_BAD_PREV (-2)
-#define CHECK_UNLINKED (-3)
-#define CHECK_TOO_LONG (-4)
-
+/* The walk is caslist__check (static/list_ops.h), inline in a user's
+ * build too. */
 int caslist_check(const struct caslist_list *l, size_t max_nodes, size_t *count)
 {
-	const struct caslist_node *h = &l->head;
-	const struct caslist_node *x = h;
-	size_t n = 0;
-
-	for (;;) {
-		/* Relaxed: quiescent by contract; the caller's join or lock
-		 * gave us every write already. */
-		uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
-		const struct caslist_node *s = caslist_lk_node_of(v);
-
-		if (caslist_lk_w_locked(v))
-			return CHECK_LOCKED;
-		if (caslist_lk_w_unlinked(v))
-			return CHECK_UNLINKED;
-		if (caslist_lk_prev_hint(s) != x)
-			return CHECK_BAD_PREV;
-		if (s == h)
-			break;
-		if (++n > max_nodes)
-			return CHECK_TOO_LONG;
-		x = s;
-	}
-	if (count != NULL)
-		*count = n;
-	return 0;
+	return caslist__check(l, max_nodes, count);
 }
 
 const char *caslist_check_strerror(int code)
@@ -50,13 +23,13 @@ const char *caslist_check_strerror(int code)
 	switch (code) {
 	case 0:
 		return "ok";
-	case CHECK_LOCKED:
+	case CASLIST_LK_FAULT_LOCKED:
 		return "a link is still locked";
-	case CHECK_BAD_PREV:
+	case CASLIST_LK_FAULT_BAD_PREV:
 		return "next->prev != self";
-	case CHECK_UNLINKED:
+	case CASLIST_LK_FAULT_UNLINKED:
 		return "a node on the list is marked unlinked";
-	case CHECK_TOO_LONG:
+	case CASLIST_LK_FAULT_TOO_LONG:
 		return "more than max_nodes nodes (cycle or lost head)";
 	default:
 		return "unknown";

@@ -103,10 +103,14 @@ void caslist_lk_stuck(const void *link, const char *waiter, unsigned long waited
 		wname = word_name(w);
 	}
 
-	if (!CASLIST_LK_DEBUG_ON)
-		op = "an unrecorded operation (configure --enable-debug to record holders)";
-	else if (l1 != (uintptr_t)link || l2 != l1 || op == NULL)
-		op = "an unrecorded operation (its slot was reused)";
+	/* A record is trusted whoever wrote it: a debug library, or a
+	 * program built in inline mode with -DCASLIST_DEBUG against a release
+	 * library (the slots are the library's, exported). */
+	if (l1 != (uintptr_t)link || l2 != l1 || op == NULL)
+		op = CASLIST_LK_DEBUG_ON ? "an unrecorded operation (its slot was reused)"
+					 : "an unrecorded operation (configure --enable-debug, or"
+					   " build with -DCASLIST_DEBUG in inline mode, to record"
+					   " holders)";
 	fprintf(stderr,
 		"caslist: stuck link %p%s%s%s: locked by %s; %s has waited %lu ms and keeps waiting"
 		"%s%s"

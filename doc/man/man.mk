@@ -45,6 +45,7 @@ dist_man3_MANS = \
 	doc/man/caslist_fl_take.3 \
 	doc/man/caslist_for_each.3 \
 	doc/man/caslist_init.3 \
+	doc/man/caslist_iter_after.3 \
 	doc/man/caslist_iter_next.3 \
 	doc/man/caslist_iter_step.3 \
 	doc/man/caslist_link_lock.3 \

@@ -104,6 +104,21 @@ extern "C" {
 #define CASLIST_ATOMIC(type) _Atomic(type)
 #endif
 
+/* The casts of this header's inline functions and macros: C's in C, the
+ * named casts in C++, so that a C++ user's -Wold-style-cast stays quiet
+ * (test/adopt/cxx-headers.sh).  PCAST: a pointer to or from an integer;
+ * ICAST: between integers; UNCONST: a const pointer to a writable one
+ * (in C through uintptr_t, which -Wcast-qual accepts). */
+#ifdef __cplusplus
+#define CASLIST_LK_PCAST(type, v) reinterpret_cast<type>(v)
+#define CASLIST_LK_ICAST(type, v) static_cast<type>(v)
+#define CASLIST_LK_UNCONST(type, v) const_cast<type>(v)
+#else
+#define CASLIST_LK_PCAST(type, v) ((type)(v))
+#define CASLIST_LK_ICAST(type, v) ((type)(v))
+#define CASLIST_LK_UNCONST(type, v) ((type)(uintptr_t)(v))
+#endif
+
 /* A list node, embedded in the user's object (intrusive, like list_head). */
 struct caslist_node {
 	/* Successor, with bit 0 = lock of the link "this -> successor".
@@ -125,8 +140,8 @@ struct caslist_list {
 };
 
 /* Values left in a removed node (never valid addresses, bit 0 clear). */
-#define CASLIST_POISON_NEXT ((uintptr_t)0x100)
-#define CASLIST_POISON_PREV ((uintptr_t)0x122)
+#define CASLIST_POISON_NEXT CASLIST_LK_ICAST(uintptr_t, 0x100)
+#define CASLIST_POISON_PREV CASLIST_LK_ICAST(uintptr_t, 0x122)
 
 /* Return codes.  The errors are negated errno values, as in the kernel:
  * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (Before 0.4
@@ -149,7 +164,7 @@ struct caslist_list {
 /* (&name is &name.head: the head is the first member; the whole object's
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { (uintptr_t)&(name), (uintptr_t)&(name) + 2u }, 0u, 0u }
+	{ { CASLIST_LK_PCAST(uintptr_t, &(name)), CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u }
 
 /*
  * CASLIST_LIST(name) - declare and initialise an empty list, like the
@@ -159,8 +174,14 @@ struct caslist_list {
 #define CASLIST_LIST(name) struct caslist_list name = CASLIST_LIST_INIT(name)
 
 /* container_of for list nodes. */
+#ifdef __cplusplus
+#define caslist_entry(ptr, type, member)                                       \
+	reinterpret_cast<type *>(const_cast<char *>(                           \
+		reinterpret_cast<const volatile char *>(ptr)) - offsetof(type, member))
+#else
 #define caslist_entry(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#endif
 
 /* ---- init and state (not concurrent with operations on the same object) */
 
@@ -392,8 +413,11 @@ CASLIST_API const char *caslist_check_strerror(int code);
  * in your own build, so a correct hand-off through a list is not reported
  * (the installed library is not instrumented).  The batches come inline
  * too (<caslist/static/batch_ops.h>), and with <caslist/freelist.h> the
- * free list.  Link with the library as usual: the checks and the free
- * list's descriptor pool stay out of line.
+ * free list.  caslist_check comes inline as well, so that a user's
+ * -fsanitize=address build checks every node the walk reads (the inline
+ * mode is ASan's route into the operations, as it is TSan's).  Link with
+ * the library as usual: caslist_check_strerror, the free list's check and
+ * its descriptor pool stay out of line.
  */
 #if defined(CASLIST_INLINE) && !defined(CASLIST_BUILDING)
 #include <caslist/static/list_ops.h>
@@ -428,6 +452,7 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #define caslist_link_unlock CASLIST_LK_NS(caslist__link_unlock)
 #define caslist_link_set_prev CASLIST_LK_NS(caslist__link_set_prev)
 #define caslist_link_retire CASLIST_LK_NS(caslist__link_retire)
+#define caslist_check CASLIST_LK_NS(caslist__check)
 #include <caslist/static/batch_ops.h>
 #define caslist_batch_init CASLIST_LK_NS(caslist__batch_init)
 #define caslist_batch_move_head CASLIST_LK_NS(caslist__batch_move_head)
@@ -453,8 +478,20 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
 
 		if (rc != CASLIST_EAGAIN)
 			return rc == 1;
-		*cur = (struct caslist_node *)(uintptr_t)&l->head; /* the walk starts over */
+		*cur = CASLIST_LK_UNCONST(struct caslist_node *, &l->head); /* the walk starts over */
 	}
+}
+
+/** caslist_iter_after - the node after @n on @l, or NULL at the end:
+ * caslist_iter_step from a cursor on @n (so, when @n has left @l, the
+ * first node of a walk restarted from the head).  The step of
+ * caslist_for_each_entry_safe. */
+static inline struct caslist_node *caslist_iter_after(const struct caslist_list *l,
+						      const struct caslist_node *n)
+{
+	struct caslist_node *cur = CASLIST_LK_UNCONST(struct caslist_node *, n);
+
+	return caslist_iter_step(l, &cur) ? cur : NULL;
 }
 
 /*
@@ -465,9 +502,33 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
  * caslist_for_each_entry(obj, cur, l, member) - the same, with @obj (a
  * pointer to the type that embeds the node as @member) set to each
  * node's object.  Like liburcu's cds_list_for_each_entry(pos, head,
- * member) with one more argument: the node cursor.  The body may break
- * out at any time; it must not free @cur's object (memory rule).  See
- * caslist_iter_step for what the walk sees.
+ * member) with one more argument: the node cursor, because a cursor must
+ * be able to stand on the list's head (at the start, and after a
+ * restart), which is no object.  The body may break out at any time; it
+ * must not free @cur's object (memory rule), and if it removes or moves
+ * @obj's node the next step restarts the walk from the head.  See
+ * caslist_iter_step for what the walk sees: after a restart it sees again
+ * nodes it has already seen, so a body that must act once per node keeps
+ * its own mark (or uses caslist_iter_next, which reports the restart).
+ * caslist_for_each_entry_safe(obj, cur, l, member) - the same walk with
+ * the cursor one node ahead: @cur is already on the node after @obj's
+ * when the body runs, so the body may remove @obj's node (caslist_del,
+ * caslist_del_if_linked, caslist_move_head to another list) and the walk
+ * goes on from there without a restart.  @obj is the node the walk
+ * stepped onto before the previous body ran, so it may have left @l since
+ * (as any walk's node may, the moment after its step).  The walk restarts
+ * from the head only if @cur's node - the next one - leaves @l before the
+ * walk steps from it (another thread, or the body removing it).  A body that re-adds @obj's node
+ * further on (caslist_add_tail) meets it again: bound such a walk.
+ * caslist_for_each_entry_continue(obj, cur, l, member) - go on with a
+ * walk from @cur (a node of @l reached by an earlier walk, or &l->head),
+ * starting at the node after it; if @cur's node has left @l meanwhile,
+ * from the head.
+ * There is no reverse walk: only the next words are locked; a node's
+ * prev word is a hint that a walk cannot validate without taking the
+ * lock of the link before it (caslist_link_lock_prev), so a backward
+ * walk could step onto a removed or recycled node and miss nodes that
+ * never moved.  Walk forward, or take the tail with caslist_pop_tail.
  */
 #define caslist_for_each(cur, l)                                               \
 	for ((cur) = &(l)->head; caslist_iter_step((l), &(cur));)
@@ -475,5 +536,13 @@ static inline bool caslist_iter_step(const struct caslist_list *l, struct caslis
 	for ((cur) = &(l)->head;                                               \
 	     caslist_iter_step((l), &(cur)) &&                                 \
 	     ((obj) = caslist_entry((cur), __typeof__(*(obj)), member), 1);)
+#define caslist_for_each_entry_safe(obj, cur, l, member)                       \
+	for ((cur) = caslist_iter_after((l), &(l)->head);                      \
+	     (cur) != NULL &&                                                  \
+	     ((obj) = caslist_entry((cur), __typeof__(*(obj)), member),       \
+	      (cur) = caslist_iter_after((l), (cur)), 1);)
+#define caslist_for_each_entry_continue(obj, cur, l, member)                   \
+	for (; caslist_iter_step((l), &(cur)) &&                               \
+	       ((obj) = caslist_entry((cur), __typeof__(*(obj)), member), 1);)
 
 #endif /* CASLIST_LIST_H */

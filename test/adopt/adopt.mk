@@ -6,6 +6,8 @@
 #  - test/adopt/symbols.sh: only caslist_ names exported, .so and .a (nm);
 #  - test/adopt/user-tsan.sh: a user's TSan program against libcaslist-tsan
 #    (or the TSan build), the family match and the mismatch;
+#  - test/adopt/user-asan.sh: a user's ASan build in inline mode reports a
+#    freed node popped back, and a correct program runs clean;
 #  - C++: test/adopt/abi (C and C++ units compare every public struct's
 #    layout), test/adopt/cxx-headers.sh (headers as C++11..20 with g++ and
 #    clang++), doc/examples/cxx_threads (std::threads on two lists);
@@ -57,11 +59,11 @@ doc_examples_cxx_threads_LDADD = $(TEST_LIBS)
 TESTS += test/adopt/abi test/adopt/cxx-threads.sh
 endif
 
-TESTS += test/adopt/cxx-headers.sh test/adopt/symbols.sh test/adopt/user-tsan.sh test/adopt/installed.sh test/adopt/version.sh
+TESTS += test/adopt/cxx-headers.sh test/adopt/symbols.sh test/adopt/user-tsan.sh test/adopt/user-asan.sh test/adopt/installed.sh test/adopt/version.sh
 # the inline mode as a layer of its own: no leaked names, ISO C, C++
 TESTS += test/adopt/inline.sh
-EXTRA_DIST += test/adopt/prologue.sh test/adopt/inline.sh test/adopt/inline_names.c
-EXTRA_DIST += test/adopt/cxx-headers.sh test/adopt/symbols.sh test/adopt/user-tsan.sh test/adopt/installed.sh test/adopt/version.sh \
+EXTRA_DIST += test/adopt/prologue.sh test/adopt/inline.sh test/adopt/inline_names.c test/adopt/user_asan.c
+EXTRA_DIST += test/adopt/cxx-headers.sh test/adopt/symbols.sh test/adopt/user-tsan.sh test/adopt/user-asan.sh test/adopt/installed.sh test/adopt/version.sh \
 	test/adopt/cxx-threads.sh
 
 # The scripts' view of this build (compilers, flags, what was built).

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/adopt/cxx-headers.sh - the public headers compile as C++11, 14, 17 and 20
-# with g++ and clang++ (-Wall -Wextra -pedantic -Werror), and as C11 with
+# with g++ and clang++ (-Wall -Wextra -pedantic -Werror; list.h's macros
+# expanded in C++ code with -Wold-style-cast too), and as C11 with
 # gcc and clang; and the C/C++ layout comparison (test/adopt/abi) agrees across
 # compiler pairs (gcc + clang++, clang + g++), not only for the configured
 # CC/CXX.  A compiler that is not installed is skipped (TAP).
@@ -23,6 +24,28 @@ int main(void)
 }
 SRC
 cp "$tmp/all.c" "$tmp/all.cc"
+# the macros and inline functions of <caslist/list.h>, expanded in C++ code
+# (-Wold-style-cast: a C++ user's warnings must not fire in them)
+cat >"$tmp/macros.cc" <<'SRC'
+#include <caslist/caslist.h>
+struct obj { int key; struct caslist_node lru; };
+static CASLIST_LIST(lru);
+static struct caslist_list other = CASLIST_LIST_INIT(other);
+int main()
+{
+	struct obj *o;
+	struct caslist_node *cur;
+	int k = 0;
+	caslist_for_each(cur, &other) k++;
+	caslist_for_each_entry(o, cur, &lru, lru) k += o->key;
+	caslist_for_each_entry_safe(o, cur, &lru, lru) k += o->key;
+	cur = &lru.head;
+	caslist_for_each_entry_continue(o, cur, &lru, lru) k += o->key;
+	const struct caslist_node *c = caslist_iter_after(&lru, &lru.head);
+	const struct obj *co = c ? caslist_entry(c, const struct obj, lru) : nullptr;
+	return k + (co != nullptr) + (lru.head.next == CASLIST_POISON_NEXT);
+}
+SRC
 for cxx in g++ clang++; do
 	if ! command -v $cxx >/dev/null 2>&1; then tap_skip "$cxx not installed"; continue; fi
 	for std in c++11 c++14 c++17 c++20; do
@@ -31,6 +54,11 @@ for cxx in g++ clang++; do
 		rc=$?
 		sed 's/^/# /' "$tmp/log" | head -10
 		tap_check $rc "headers compile as $std with $cxx"
+		$cxx -std=$std -Wall -Wextra -pedantic -Wold-style-cast -Werror $inc -fsyntax-only \
+			"$tmp/macros.cc" >"$tmp/log" 2>&1
+		rc=$?
+		sed 's/^/# /' "$tmp/log" | head -10
+		tap_check $rc "list.h's macros and inline functions as $std with $cxx: -Wold-style-cast -Werror"
 	done
 done
 for cc in gcc clang; do

@@ -5,10 +5,10 @@
 #                                  DESTDIR, then the checks below on it
 #   test/adopt/installed.sh --installed  make installcheck: the real prefix
 # Checks: headers, libraries and pkg-config files are where the .pc says;
-# the installed examples ($(docdir)/examples) build with their Makefile,
-# which uses `pkg-config --cflags --libs libcaslist` (C and C++ programs),
-# and run; with libcaslist-tsan installed, the same examples built with
-# -fsanitize=thread against it run with zero TSan reports; `man` finds
+# the installed examples ($(docdir)/examples) build with their Makefile by
+# each route (plain, inline, tsan against libcaslist-tsan, tsan-inline,
+# asan: C and C++ programs) and run with zero sanitizer reports; ROUTE=tsan
+# with the other compiler family stops in make; `man` finds
 # caslist_move_head(3) and renders it.
 set -u
 . "$(dirname "$0")/prologue.sh"
@@ -58,16 +58,17 @@ for f in "$SRCDIR"/doc/*.md "$SRCDIR"/doc/examples/*.c "$SRCDIR"/doc/examples/*.
 done
 tap_check "$(test -z "$missing"; echo $?)" "every doc/*.md and doc/examples source is installed$missing"
 
-# The installed examples, built as a user would, from a copy of docdir.
-build_examples() { # $1 = pkg-config module, $2 = extra flags, $3 = dir, [make args]
-	pc=$1 fl=$2 dir=$3
-	shift 3
+# The installed examples, built as a user would, from a copy of docdir, by
+# each route of Makefile.example (README: plain, inline, tsan, tsan-inline,
+# asan).
+build_examples() { # $1 = ROUTE, $2 = dir, [make args]
+	route=$1 dir=$2
+	shift 2
 	cp -R "$root$docdir/examples" "$dir" && chmod -R u+w "$dir" &&
-	make -C "$dir" -f Makefile.example CASLIST_PC="$pc" CC="$CC" CXX="$CXX" \
-		EXTRA_FLAGS="$fl" "$@" >"$dir.log" 2>&1
+	make -C "$dir" -f Makefile.example ROUTE="$route" "$@" >"$dir.log" 2>&1
 }
-run_examples() { # $1 = dir, $2 = label, [$3 = which sources: default *.c and *.cc]
-	for x in "$1"/${3:-*.c} "$1"/${3:+none}*.cc; do
+run_examples() { # $1 = dir, $2 = label
+	for x in "$1"/*.c "$1"/*.cc; do
 		[ -e "$x" ] || continue
 		prog=${x%.*}
 		name=${prog##*/}
@@ -77,51 +78,71 @@ run_examples() { # $1 = dir, $2 = label, [$3 = which sources: default *.c and *.
 		fi
 		"$prog" >"$tmp/run.log" 2>&1
 		rc=$?
-		reports=$(grep -c 'WARNING: ThreadSanitizer' "$tmp/run.log")
+		reports=$(grep -c -e 'WARNING: ThreadSanitizer' -e 'ERROR: AddressSanitizer' \
+			-e 'runtime error:' "$tmp/run.log")
 		grep -v '^ok' "$tmp/run.log" | head -5 | sed 's/^/# /'
 		tap_check "$(test "$rc" -eq 0 && test "$reports" -eq 0; echo $?)" \
-			"$2 $name runs: exit $rc, $reports TSan reports"
+			"$2 $name runs: exit $rc, $reports sanitizer reports"
 	done
 }
+# route ROUTE LABEL DIR [make args]: build the examples by ROUTE and run them
+route() {
+	r=$1 label=$2 dir=$3
+	shift 3
+	build_examples "$r" "$dir" "$@"
+	rc=$?
+	sed 's/^/# /' "$dir.log" | grep -v '^# make' | head -12
+	tap_check $rc "ROUTE=$r: the installed examples build with Makefile.example ($label)"
+	[ $rc -eq 0 ] && run_examples "$dir" "[ROUTE=$r]"
+}
+TSAN_OPTIONS='halt_on_error=1 exitcode=66'
+ASAN_OPTIONS='halt_on_error=1 detect_leaks=1'
+export TSAN_OPTIONS ASAN_OPTIONS
 # The examples link the library as installed; in a sanitizer build of the
 # project that library is instrumented, so the programs must be too.
-build_examples libcaslist "$SAN_FLAGS" "$tmp/ex"
-rc=$?
-sed 's/^/# /' "$tmp/ex.log" | grep -v '^# make' | head -12
-tap_check $rc "installed examples build with Makefile.example (pkg-config libcaslist)"
-TSAN_OPTIONS='halt_on_error=1 exitcode=66'
-export TSAN_OPTIONS
-run_examples "$tmp/ex" "[libcaslist]"
+route plain "pkg-config libcaslist" "$tmp/ex" CC="$CC" CXX="$CXX" EXTRA_FLAGS="$SAN_FLAGS"
+route inline "-DCASLIST_INLINE, plain libcaslist" "$tmp/ex-inline" CC="$CC" CXX="$CXX" \
+	EXTRA_FLAGS="$SAN_FLAGS"
 
 if [ -e "$root$libdir/pkgconfig/libcaslist-tsan.pc" ]; then
-	# with the variant's compiler family (TSAN_CC): the other one's TSan
-	# runtime stops the program at start-up (lib/tsan_family.c)
-	save_cc=$CC save_cxx=$CXX
-	CC=${TSAN_CC:-$CC} CXX=${TSAN_CXX:-$CXX}
-	build_examples libcaslist-tsan "" "$tmp/ex-tsan"
+	# with the variant's compiler family (TSAN_CC: a name the Makefile's
+	# default, clang or gcc, may not be on this machine)
+	route tsan "libcaslist-tsan, $TSAN_CC" "$tmp/ex-tsan" CC="${TSAN_CC:-$CC}" \
+		CXX="${TSAN_CXX:-$CXX}"
+	# the other family is refused by make, before any compiler runs
+	fam=$($PKG_CONFIG --variable=tsan_cc_family libcaslist-tsan)
+	if [ "$fam" = clang ]; then other=gcc; else other=clang; fi
+	mkdir "$tmp/ex-tsan-other"
+	make -n -C "$tmp/ex-tsan-other" -f "$root$docdir/examples/Makefile.example" ROUTE=tsan \
+		CC=$other >"$tmp/other.log" 2>&1
 	rc=$?
-	CC=$save_cc CXX=$save_cxx
-	sed 's/^/# /' "$tmp/ex-tsan.log" | grep -v '^# make' | head -12
-	tap_check $rc "installed examples build against libcaslist-tsan ($($PKG_CONFIG --cflags --libs libcaslist-tsan))"
-	run_examples "$tmp/ex-tsan" "[user TSan build, libcaslist-tsan]"
+	grep -m1 'ROUTE=tsan' "$tmp/other.log" | sed 's/^/# /'
+	tap_check "$(test $rc -ne 0 && grep -q "built with $fam's ThreadSanitizer, CC=$other" "$tmp/other.log"; echo $?)" \
+		"ROUTE=tsan CC=$other: make stops, naming the variant's family ($fam)"
 else
-	tap_skip "libcaslist-tsan not installed (this build: TSAN_VARIANT=${TSAN_VARIANT:-no})"
+	tap_skip "ROUTE=tsan: libcaslist-tsan not installed (this build: TSAN_VARIANT=${TSAN_VARIANT:-no})"
+	tap_skip "ROUTE=tsan with the other family: libcaslist-tsan not installed"
 fi
 
-# The other route for a user's TSan build: CASLIST_INLINE compiles the list
-# operations into the program (the installed <caslist/static/*.h>), against the
-# plain library, in C and in C++; needs the plain (uninstrumented) library.
-if [ "$SANITIZER" = none ] && [ -e "$root$includedir/caslist/static/list_ops.h" ]; then
-	build_examples libcaslist "" "$tmp/ex-inline" \
-		CFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" \
-		CXXFLAGS="-O1 -g -fsanitize=thread -DCASLIST_INLINE" all
-	rc=$?
-	sed 's/^/# /' "$tmp/ex-inline.log" | grep -v '^# make' | head -8
-	tap_check $rc "installed C and C++ examples build with -fsanitize=thread -DCASLIST_INLINE against the plain libcaslist"
-	run_examples "$tmp/ex-inline" "[user TSan build, CASLIST_INLINE, plain libcaslist]"
+# tsan-inline: needs the plain (uninstrumented) library
+if [ "$SANITIZER" = none ]; then
+	route tsan-inline "-fsanitize=thread -DCASLIST_INLINE, plain libcaslist" "$tmp/ex-tinline" \
+		CC="${TSAN_CC:-$CC}" CXX="${TSAN_CXX:-$CXX}" CFLAGS="-O1 -g" CXXFLAGS="-O1 -g"
 else
-	tap_skip "inline mode: a sanitizer build, or <caslist/static/list_ops.h> not installed"
+	tap_skip "ROUTE=tsan-inline: the library is built with $SANITIZER here"
 fi
+# asan: the plain library, or the project's own ASan build
+echo 'int main(void) { return 0; }' >"$tmp/t.c"
+case $SANITIZER in
+*thread*) tap_skip "ROUTE=asan: the library is built with TSan here" ;;
+*)
+	if $CC -fsanitize=address "$tmp/t.c" -o "$tmp/t" >/dev/null 2>&1; then
+		route asan "-fsanitize=address -DCASLIST_INLINE" "$tmp/ex-asan" CC="$CC" CXX="$CXX" \
+			CFLAGS="-O1 -g" CXXFLAGS="-O1 -g" EXTRA_FLAGS="$SAN_FLAGS"
+	else
+		tap_skip "ROUTE=asan: $CC cannot build with -fsanitize=address"
+	fi ;;
+esac
 
 if command -v man >/dev/null 2>&1; then
 	MANPAGER=cat LC_ALL=C MANWIDTH=80 man -M "$root$mandir" -P cat caslist_move_head \

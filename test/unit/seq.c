@@ -433,6 +433,62 @@ static void walk_contract(void)
 	       "a walk whose cursor stays put sees every node that stays put, once");
 }
 
+/* caslist_for_each_entry_safe and _continue, on a quiet list of six. */
+static void for_each_forms(struct caslist_list *A)
+{
+	struct item *it;
+	struct caslist_node *cur;
+	int order[16], k = 0, ok = 1;
+
+	for (int i = 0; i < 6; i++) {
+		caslist_node_init(&items[i].link);
+		caslist_add_tail(A, &items[i].link);
+	}
+	caslist_for_each_entry_safe(it, cur, A, link) {	/* every node removed */
+		order[k++] = it->id;
+		ok = ok && caslist_del(&it->link) == CASLIST_OK;
+	}
+	for (int i = 0; i < 6; i++)
+		ok = ok && order[i] == items[i].id;
+	tap_ok(k == 6 && ok && caslist_empty(A) && cur == NULL,
+	       "caslist_for_each_entry_safe: the body removes each node, each seen once, in order");
+	for (int i = 0; i < 6; i++)
+		caslist_add_tail(A, &items[i].link);
+	k = 0;
+	caslist_for_each_entry_safe(it, cur, A, link) {	/* the next one removed: restart */
+		order[k++] = it->id;
+		if (k == 2)
+			caslist_del(cur);
+		if (k == 16)
+			break;
+	}
+	/* 0 1, then 2 (stepped onto before the body removed it), then from
+	 * the head 0 1 3 4 5 */
+	ok = k == 8 && order[0] == items[0].id && order[1] == items[1].id &&
+	     order[2] == items[2].id && order[3] == items[0].id && order[5] == items[3].id &&
+	     order[7] == items[5].id;
+	tap_ok(ok, "caslist_for_each_entry_safe: the node ahead removed, the walk restarts (%d steps)", k);
+	k = 0;
+	caslist_for_each_entry(it, cur, A, link)
+		if (it == &items[3])
+			break;
+	caslist_for_each_entry_continue(it, cur, A, link)
+		order[k++] = it->id;
+	tap_ok(k == 2 && order[0] == items[4].id && order[1] == items[5].id,
+	       "caslist_for_each_entry_continue: goes on after the node it broke at");
+	cur = &A->head;
+	k = 0;
+	caslist_for_each_entry_continue(it, cur, A, link)
+		k++;
+	tap_ok(k == 5, "caslist_for_each_entry_continue from the head: the whole list");
+	tap_ok(caslist_iter_after(A, &items[5].link) == NULL &&
+		       caslist_iter_after(A, &A->head) == &items[0].link &&
+		       caslist_iter_after(A, &items[2].link) == &items[0].link,
+	       "caslist_iter_after: NULL at the end; from a removed node, the first node");
+	while (caslist_pop_head(A) != NULL)
+		;
+}
+
 /* caslist_for_each / _entry: every node once, in order, on a quiet list;
  * a walk whose cursor node is removed restarts from the head. */
 static void for_each(void)
@@ -461,6 +517,7 @@ static void for_each(void)
 	tap_ok(k == 2 + 1 + 5, "caslist_for_each: the cursor's node removed, the walk restarts (%d steps)", k);
 	while (caslist_pop_head(&A) != NULL)
 		;
+	for_each_forms(&A);
 }
 
 int main(int argc, char **argv)

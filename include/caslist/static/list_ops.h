@@ -506,6 +506,45 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 	return 1;
 }
 
+/* caslist_check's walk (quiescent: no operation in flight on l), inline
+ * too so that a user's -fsanitize=address build (inline mode) checks
+ * every node it reads: it reads each node's two words and nothing else,
+ * so a correct list gives ASan nothing to report, and a freed node still
+ * on the list is reported at the read.  The codes are
+ * caslist_check_strerror's (lib/check.c). */
+#define CASLIST_LK_FAULT_LOCKED (-1)
+#define CASLIST_LK_FAULT_BAD_PREV (-2)
+#define CASLIST_LK_FAULT_UNLINKED (-3)
+#define CASLIST_LK_FAULT_TOO_LONG (-4)
+static inline int caslist__check(const struct caslist_list *l, size_t max_nodes, size_t *count)
+{
+	const struct caslist_node *h = &l->head;
+	const struct caslist_node *x = h;
+	size_t n = 0;
+
+	for (;;) {
+		/* Relaxed: quiescent by contract; the caller's join or lock
+		 * gave us every write already. */
+		uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
+		const struct caslist_node *s = caslist_lk_node_of(v);
+
+		if (caslist_lk_w_locked(v))
+			return CASLIST_LK_FAULT_LOCKED;
+		if (caslist_lk_w_unlinked(v))
+			return CASLIST_LK_FAULT_UNLINKED;
+		if (caslist_lk_prev_hint(s) != x)
+			return CASLIST_LK_FAULT_BAD_PREV;
+		if (s == h)
+			break;
+		if (++n > max_nodes)
+			return CASLIST_LK_FAULT_TOO_LONG;
+		x = s;
+	}
+	if (count != NULL)
+		*count = n;
+	return 0;
+}
+
 /* ---- what layers built on the list need beyond the operations ----------
  * (static/fl_ops.h, batch_ops.h): an init check, two hint reads of the
  * list's ends that no operation answers without waiting, and one named
