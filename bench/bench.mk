@@ -1,5 +1,5 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
-EXTRA_DIST += bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
+EXTRA_DIST += bench/peer_locked.c bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
 	bench/cold-test.sh \
 	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
 # the per-operation cost driver of tools/opcost (valgrind): built by make
@@ -17,42 +17,25 @@ CLEANFILES += bench/results.json bench/results-quick.json bench/results-cold.jso
 # bench/listbench: Google Benchmark through the C wrapper bench/cbench.h,
 # libcaslist against peers (doc/bench.md).  The parts are listed in
 # bench/peer.h.  The plain list under a lock (bench/peer_locked.c) is
-# built once per lock with -D, one convenience library per variant.
+# built once per lock: bench/peer_{plain,mutex,spin,ticket,mcs}.c each
+# include it with their lock's macro.
 if HAVE_BENCH
 BENCH_CPPFLAGS = $(EXAMPLES_CPPFLAGS) $(BENCHMARK_CFLAGS) $(CK_CFLAGS) $(URCU_CFLAGS)
 # BENCH_UBSAN_EXCLUDE: see configure.ac (a UBSan report inside Debian's ck_stack.h).
 BENCH_CFLAGS = $(AM_CFLAGS) $(BENCH_UBSAN_EXCLUDE)
-PEER_VARIANTS = bench/libpeer_plain.la bench/libpeer_mutex.la bench/libpeer_spin.la \
-	bench/libpeer_ticket.la bench/libpeer_mcs.la
-noinst_LTLIBRARIES = $(PEER_VARIANTS)
-bench_libpeer_plain_la_SOURCES = bench/peer_locked.c bench/peer.h examples/common/dlist.h
-bench_libpeer_plain_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_PLAIN
-bench_libpeer_plain_la_CFLAGS = $(BENCH_CFLAGS)
-bench_libpeer_mutex_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
-bench_libpeer_mutex_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_MUTEX
-bench_libpeer_mutex_la_CFLAGS = $(BENCH_CFLAGS)
-bench_libpeer_spin_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
-bench_libpeer_spin_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_SPIN
-bench_libpeer_spin_la_CFLAGS = $(BENCH_CFLAGS)
-bench_libpeer_ticket_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
-bench_libpeer_ticket_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_TICKET
-bench_libpeer_ticket_la_CFLAGS = $(BENCH_CFLAGS)
-bench_libpeer_mcs_la_SOURCES = $(bench_libpeer_plain_la_SOURCES)
-bench_libpeer_mcs_la_CPPFLAGS = $(BENCH_CPPFLAGS) -DPEER_MCS
-bench_libpeer_mcs_la_CFLAGS = $(BENCH_CFLAGS)
-
 noinst_PROGRAMS += bench/listbench
 bench_listbench_SOURCES = bench/listbench.c bench/peer.h bench/workload.c \
 	bench/runstat.c bench/runstat.h bench/latency.c bench/latency.h bench/ticks.c bench/ticks.h \
 	bench/peer_caslist.c bench/peer_urcu.c bench/peer_stacks.c bench/peer_xlock.c bench/xlock.h \
-	bench/peer_floor.c bench/floor.h \
+	bench/peer_floor.c bench/floor.h bench/peer_plain.c bench/peer_mutex.c bench/peer_spin.c \
+	bench/peer_ticket.c bench/peer_mcs.c examples/common/dlist.h \
 	bench/cbench.cc bench/cbench.h $(COMMON_CLI_SOURCES)
 bench_listbench_CPPFLAGS = $(BENCH_CPPFLAGS) \
 	-DLISTBENCH_CC='"$(CC)"' -DLISTBENCH_CFLAGS='"$(CFLAGS) $(SAN_FLAGS)"'
 bench_listbench_CFLAGS = $(BENCH_CFLAGS)
 # C++ only for the shim: the C warning set has C-only flags.
 bench_listbench_CXXFLAGS = -Wall -Wextra $(PTHREAD_CFLAGS) $(SAN_FLAGS)
-bench_listbench_LDADD = $(PEER_VARIANTS) $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIBS) $(URCU_LIBS)
+bench_listbench_LDADD = $(TEST_LIBS) $(BENCHMARK_LIBS) $(CK_LIBS) $(URCU_LIBS)
 # the benchmark bodies run once each, short, checked (TSan too): no timings
 TESTS += bench/smoke.sh
 # bad options and files: listbench, compare and plot must say what is wrong

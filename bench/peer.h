@@ -12,9 +12,9 @@
  *   peer_caslist.c  libcaslist: the list, and the cluster free list for
  *                   splice_cut and fl_put (caslist, caslist_cache)
  *   peer_locked.c   the plain list (examples/common/dlist.h), built once
- *                   per lock with -D: PEER_PLAIN (no lock: the floor, 1
- *                   thread only), PEER_MUTEX, PEER_SPIN (pthread),
- *                   PEER_TICKET, PEER_MCS (Concurrency Kit)
+ *                   per lock by peer_plain.c (no lock: the floor, 1
+ *                   thread only), peer_mutex.c, peer_spin.c (pthread),
+ *                   peer_ticket.c, peer_mcs.c (Concurrency Kit)
  *   peer_urcu.c     liburcu's cds_list, updates serialised by a mutex (as
  *                   liburcu requires of list updaters)
  *   peer_xlock.c    a list of libcaslist's family (HAProxy mt_list's

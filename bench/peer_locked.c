@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench/peer_locked.c - the plain doubly-linked list (examples/common/
- * dlist.h) under one lock, as a listbench peer.  Built once per lock, with
- * one of
- *   -DPEER_PLAIN   no lock: the unlocked floor, run at 1 thread only
- *   -DPEER_MUTEX   pthread_mutex_t
- *   -DPEER_SPIN    pthread_spinlock_t
- *   -DPEER_TICKET  ck_spinlock_ticket (Concurrency Kit)
- *   -DPEER_MCS     ck_spinlock_mcs, a context per thread
- * (bench/bench.mk: one convenience library per variant).  Each variant
- * defines peer_lock/peer_unlock and its struct peer; the list code is the
- * same.  Every operation holds the lock around the list step only: chains
- * for splice_cut are built, and taken nodes walked, outside it.
+ * dlist.h) under one lock, as a listbench peer.  Built once per lock: each
+ * of bench/peer_plain.c, peer_mutex.c, peer_spin.c, peer_ticket.c and
+ * peer_mcs.c defines one of
+ *   PEER_PLAIN   no lock: the unlocked floor, run at 1 thread only
+ *   PEER_MUTEX   pthread_mutex_t
+ *   PEER_SPIN    pthread_spinlock_t
+ *   PEER_TICKET  ck_spinlock_ticket (Concurrency Kit)
+ *   PEER_MCS     ck_spinlock_mcs, a context per thread
+ * and includes this file.  Each variant defines peer_lock/peer_unlock and
+ * its struct peer; the list code is the same.  Every operation holds the
+ * lock around the list step only: chains for splice_cut are built, and
+ * taken nodes walked, outside it.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -119,7 +120,7 @@ static void peer_lock_init(void)
 }
 
 #else
-#error "build with one of -DPEER_PLAIN, -DPEER_MUTEX, -DPEER_SPIN, -DPEER_TICKET, -DPEER_MCS"
+#error "define one of PEER_PLAIN, PEER_MUTEX, PEER_SPIN, PEER_TICKET, PEER_MCS (bench/peer_*.c)"
 #endif
 
 static struct dlist head LINE;

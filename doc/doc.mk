@@ -15,7 +15,8 @@
 #    name, so README's links work), the runnable examples in
 #    $(docdir)/examples with a Makefile that builds them with pkg-config;
 #  - doc/examples/rcu_free: freeing removed nodes through liburcu, built
-#    and run by make check (clean under ASan; TSan with two annotations).
+#    and run by make check (clean under ASan; TSan with two annotations,
+#    doc/examples/urcu_tsan.h, which lru_touch and test/stress/xlist share).
 include $(srcdir)/doc/man/man.mk
 
 man:
@@ -38,7 +39,7 @@ nobase_doc_DATA = README.md ChangeLog LICENSE \
 	doc/img/scaling/pagepool_page_fault1.png
 examplesdir = $(docdir)/examples
 examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
-	doc/examples/rcu_free.c doc/examples/lru_touch.c
+	doc/examples/rcu_free.c doc/examples/lru_touch.c doc/examples/urcu_tsan.h
 
 if HAVE_URCU_MEMB
 # README's LRU example (touch, evict and free through call_rcu from any
@@ -61,5 +62,5 @@ endif
 dist-hook:
 	cd $(distdir)/doc/examples && \
 	for f in * .[!.]*; do \
-		case $$f in *.c|*.cc|Makefile.example|README*|'*'|'.[!.]*') ;; *) rm -rf "$$f" ;; esac; \
+		case $$f in *.c|*.cc|*.h|Makefile.example|README*|'*'|'.[!.]*') ;; *) rm -rf "$$f" ;; esac; \
 	done

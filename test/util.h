@@ -20,25 +20,6 @@
 #include "../examples/common/rng.h"
 #include "../examples/common/check.h"
 
-/*
- * The census after a stress run, for items with an `int seen` counter and
- * threads with `own[0..nown-1]` (the items each holds).  CENSUS_OWNED
- * counts every held item once more in its seen and in nowned, and in bad
- * those for which ok (an expression of it, the item, and i, its holder's
- * index) is false.  check_conservation then requires that each of the n
- * items was seen exactly once: on the list (nlist of them, "listed" or
- * "free": where) or held (nowned).
- */
-#define CENSUS_OWNED(thr, nthreads, nowned, bad, ok)                           \
-	for (int i = 0; i < (nthreads); i++)                                   \
-		for (size_t j_ = 0; j_ < (thr)[i].nown; j_++) {               \
-			struct item *it = (thr)[i].own[j_];                    \
-									       \
-			it->seen++;                                            \
-			(nowned)++;                                            \
-			(bad) += !(ok);                                        \
-		}
-
 static inline void check_conservation(struct checks *c, const int *seen, size_t stride, size_t n,
 				      size_t nlist, const char *where, size_t nowned)
 {
@@ -54,6 +35,32 @@ static inline void check_conservation(struct checks *c, const int *seen, size_t 
 	      "conservation: %zu lost, %zu duplicated, %zu %s + %zu owned != %zu", lost, dup, nlist,
 	      where, nowned, n);
 }
+
+/*
+ * The census after a stress run, for items with an `int seen` counter and
+ * threads with `own[0..nown-1]` (the items each holds).  CHECK_CENSUS
+ * counts every held item once more in its seen and in nowned, and checks
+ * that ok (an expression of it, the item, and i, its holder's index) holds
+ * for each ("N owned nodes " what, if not); then check_conservation: each
+ * of the n items items[0..n-1] was seen exactly once, on the list (nlist of
+ * them, "listed" or "free": where) or held (nowned).
+ */
+#define CHECK_CENSUS(c, thr, nthreads, ok, what, items, n, nlist, where, nowned)        \
+	do {                                                                           \
+		size_t bad_ = 0;                                                       \
+									               \
+		for (int i = 0; i < (nthreads); i++)                                   \
+			for (size_t j_ = 0; j_ < (thr)[i].nown; j_++) {               \
+				struct item *it = (thr)[i].own[j_];                    \
+									               \
+				it->seen++;                                            \
+				(nowned)++;                                            \
+				bad_ += !(ok);                                         \
+			}                                                              \
+		check(c, bad_ == 0, "%zu owned nodes " what, bad_);                    \
+		check_conservation(c, &(items)[0].seen, sizeof((items)[0]), n, nlist,  \
+				   where, nowned);                                     \
+	} while (0)
 
 /*
  * Progress by construction.  A stress test that checks "every kind of

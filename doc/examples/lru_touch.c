@@ -32,27 +32,13 @@
 
 /* ---- ThreadSanitizer and liburcu (compiled only under TSan) ---- */
 
-/* TSan cannot see liburcu's grace period (liburcu is not instrumented):
- * readers release one address as they leave, the free acquires it. */
-#if defined(__SANITIZE_THREAD__)
-#define LRU_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define LRU_TSAN 1
-#endif
-#endif
-#ifdef LRU_TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-static char grace_sync;
-#define reader_done() __tsan_release(&grace_sync)
-#define grace_over() __tsan_acquire(&grace_sync)
+/* read_lock, read_unlock, grace_over, wait_callbacks (urcu_tsan.h, beside this file) */
+#include "urcu_tsan.h"
+
+#ifdef URCU_TSAN
 /* Every read-side section ends with the release, the README's code
  * included (the macro's own name is not expanded again inside it). */
 #define urcu_memb_read_unlock() (reader_done(), urcu_memb_read_unlock())
-#else
-#define reader_done() ((void)0)
-#define grace_over() ((void)0)
 #endif
 
 /* ---- the README example ---- */
@@ -126,16 +112,6 @@ static void free_obj(struct rcu_head *h)
 	t->cookie = 0;
 	free(t);
 	atomic_fetch_add_explicit(&freed, 1, memory_order_relaxed);
-}
-
-static void read_lock(void)
-{
-	urcu_memb_read_lock();
-}
-
-static void read_unlock(void)
-{
-	urcu_memb_read_unlock();	/* under TSan: reader_done() first */
 }
 
 /* A hit on t (inside read_lock).  Retired before the touch began means
@@ -251,15 +227,7 @@ static int run(int threads, double seconds, int num)
 	for (int i = 0; i < threads; i++)
 		pthread_join(th[i], NULL);
 	free(th);
-#ifndef LRU_TSAN
-	urcu_memb_barrier();		/* every callback has run */
-#else
-	/* rcu_barrier frees liburcu's own bookkeeping where TSan cannot see
-	 * its ordering: poll the counts instead (bounded: 60 s). */
-	for (int ms = 0; ms < 60000 && atomic_load(&freed) < atomic_load(&retired_n); ms++)
-		usleep(1000);
-#endif
-	grace_over();
+	wait_callbacks(&freed, &retired_n);
 	rc = caslist_check(&lru, NSLOT, &n);
 	for (int k = 0; k < NSLOT; k++)
 		live += atomic_load(&slot[k]) != NULL;

@@ -30,7 +30,7 @@
  * grace period orders the readers before the free.  Two annotations tell it
  * (compiled only under TSan): each reader "releases" one address as it
  * leaves its critical section, and the code that frees "acquires" it after
- * the grace period.
+ * the grace period (urcu_tsan.h, beside this file).
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -45,23 +45,7 @@
 
 #include <caslist/caslist.h>
 
-#if defined(__SANITIZE_THREAD__)
-#define RCU_FREE_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define RCU_FREE_TSAN 1
-#endif
-#endif
-#ifdef RCU_FREE_TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-static char grace_sync;	/* the address the two annotations meet at */
-#define tsan_reader_done() __tsan_release(&grace_sync)
-#define tsan_grace_over() __tsan_acquire(&grace_sync)
-#else
-#define tsan_reader_done() ((void)0)
-#define tsan_grace_over() ((void)0)
-#endif
+#include "urcu_tsan.h"	/* read_lock, read_unlock, grace_over, wait_callbacks */
 
 struct obj {
 	struct caslist_node link;
@@ -77,7 +61,7 @@ enum mode { MODE_CALL_RCU, MODE_BATCHED };
 static struct caslist_list list;
 static enum mode mode;
 static unsigned long ops_per_thread;
-static atomic_ulong allocated, freed, bad;	/* relaxed counters, read after the joins */
+static _Atomic long allocated, freed, bad;	/* relaxed counters, read after the joins */
 
 static void free_obj(struct obj *o)
 {
@@ -91,39 +75,8 @@ static void free_obj(struct obj *o)
 /* call_rcu callback: runs in liburcu's call_rcu thread after a grace period. */
 static void free_rcu(struct rcu_head *head)
 {
-	tsan_grace_over();
+	grace_over();
 	free_obj(caslist_entry(head, struct obj, rcu));
-}
-
-/* Wait until every call_rcu callback has run (before checking the counts). */
-static void wait_for_callbacks(void)
-{
-#ifndef RCU_FREE_TSAN
-	urcu_memb_barrier();	/* rcu_barrier(): the usual way */
-#else
-	/* Under TSan, poll instead: rcu_barrier() frees its own bookkeeping in
-	 * liburcu's call_rcu thread, and TSan, blind to liburcu's ordering,
-	 * reports that free inside liburcu.  Every object is freed once, so
-	 * the counts meet; give up after 60 s. */
-	for (int ms = 0; ms < 60000; ms++) {
-		if (atomic_load_explicit(&freed, memory_order_relaxed) ==
-		    atomic_load_explicit(&allocated, memory_order_relaxed))
-			break;
-		usleep(1000);
-	}
-#endif
-	tsan_grace_over();
-}
-
-static void read_lock(void)
-{
-	urcu_memb_read_lock();
-}
-
-static void read_unlock(void)
-{
-	tsan_reader_done();
-	urcu_memb_read_unlock();
 }
 
 struct thread {
@@ -152,7 +105,7 @@ static void retire(struct thread *t, struct obj *o)
 	t->batch[t->nbatch++] = o;
 	if (t->nbatch == BATCH) {
 		urcu_memb_synchronize_rcu();	/* every reader that could see them is done */
-		tsan_grace_over();
+		grace_over();
 		for (unsigned i = 0; i < t->nbatch; i++)
 			free_obj(t->batch[i]);
 		t->nbatch = 0;
@@ -214,7 +167,7 @@ static void *worker(void *arg)
 	}
 	if (t->nbatch > 0) {
 		urcu_memb_synchronize_rcu();
-		tsan_grace_over();
+		grace_over();
 		for (unsigned i = 0; i < t->nbatch; i++)
 			free_obj(t->batch[i]);
 		t->nbatch = 0;
@@ -266,15 +219,15 @@ static void run(enum mode m, unsigned nthreads, unsigned long ops)
 	struct caslist_node *n;
 	while ((n = caslist_pop_head(&list)) != NULL)
 		free_obj(caslist_entry(n, struct obj, link));
-	wait_for_callbacks();
+	wait_callbacks(&freed, &allocated);
 
-	printf("# %s: %u threads x %lu ops: %lu allocated, %lu freed (%zu left on the list)\n",
+	printf("# %s: %u threads x %lu ops: %ld allocated, %ld freed (%zu left on the list)\n",
 	       name, nthreads, ops, atomic_load(&allocated), atomic_load(&freed), left);
 	ok(structure == 0, "%s: the list passes caslist_check at the end", name);
 	ok(atomic_load(&allocated) == atomic_load(&freed),
-	   "%s: every object freed exactly once (allocated %lu, freed %lu)", name,
+	   "%s: every object freed exactly once (allocated %ld, freed %ld)", name,
 	   atomic_load(&allocated), atomic_load(&freed));
-	ok(atomic_load(&bad) == 0, "%s: no object freed twice or corrupted (%lu bad)", name,
+	ok(atomic_load(&bad) == 0, "%s: no object freed twice or corrupted (%ld bad)", name,
 	   atomic_load(&bad));
 	free(ts);
 }

@@ -31,8 +31,10 @@ void cli_bad(const struct cli *c, const char *fmt, ...)
 	exit(CLI_EXIT_USAGE);
 }
 
-void cli_command(const struct cli *c, const char *command, void (*usage)(FILE *f))
+void cli_command(struct cli *c, const char *prog, int argc, char **argv, const char *command,
+		 void (*usage)(FILE *f))
 {
+	cli_init(c, prog, argc, argv, 2);
 	if (c->argc >= 2 && (!strcmp(c->argv[1], "--help") || !strcmp(c->argv[1], "-h"))) {
 		usage(stdout);
 		exit(0);

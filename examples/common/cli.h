@@ -57,12 +57,13 @@ struct cli {
 void cli_init(struct cli *c, const char *prog, int argc, char **argv, int first);
 
 /*
- * For a tool whose first argument is a command: "PROG --help" or "PROG -h"
- * prints usage to stdout and exits 0; a missing or other first argument
- * than command is reported ("missing command 'CMD'", "unknown command
- * 'X'"); else the options start at argv[2].  Call after cli_init(.., 2).
+ * cli_init for a tool whose first argument is a command: "PROG --help" or
+ * "PROG -h" prints usage to stdout and exits 0; a missing or other first
+ * argument than command is reported ("missing command 'CMD'", "unknown
+ * command 'X'"); else the options start at argv[2].
  */
-void cli_command(const struct cli *c, const char *command, void (*usage)(FILE *f));
+void cli_command(struct cli *c, const char *prog, int argc, char **argv, const char *command,
+		 void (*usage)(FILE *f));
 
 /*
  * The next option: its index in opts (ended by a NULL name), or -1 when

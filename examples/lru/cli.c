@@ -108,8 +108,7 @@ void parse_args(struct config *cfg, int argc, char **argv)
 	const char *v;
 	int o;
 
-	cli_init(&c, "lrucache", argc, argv, 2);
-	cli_command(&c, "run", usage);
+	cli_command(&c, "lrucache", argc, argv, "run", usage);
 	while ((o = cli_next(&c, opts, &v)) >= 0) {
 		const char *a = opts[o].name;
 

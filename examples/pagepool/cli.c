@@ -146,8 +146,7 @@ void cli_parse(int argc, char **argv)
 				   .chunk = (size_t)128 << 20, .batch = 63, .high = 0,
 				   .attempts = 20, .churn_pct = 30, .wmark_pct = 12, .merge_ms = 10,
 				   .seed = 1, .rounds = 1, .stash = -1, .pin = PIN_NONE };
-	cli_init(&c, "pagepool", argc, argv, 2);
-	cli_command(&c, "run", usage);
+	cli_command(&c, "pagepool", argc, argv, "run", usage);
 	while ((o = cli_next(&c, opts, &v)) >= 0) {
 		const char *a = opts[o].name;
 

@@ -51,7 +51,8 @@ tap_check "$(test -z "$missing"; echo $?)" "headers, library, man pages, docs in
 # Every doc page and example of the source tree is installed (doc/doc.mk
 # lists them: a new one must be added there).
 missing=
-for f in "$SRCDIR"/doc/*.md "$SRCDIR"/doc/examples/*.c "$SRCDIR"/doc/examples/*.cc; do
+for f in "$SRCDIR"/doc/*.md "$SRCDIR"/doc/examples/*.c "$SRCDIR"/doc/examples/*.cc \
+	"$SRCDIR"/doc/examples/*.h; do
 	[ -e "$f" ] || continue
 	case $f in */examples/*) dest=$docdir/examples/${f##*/} ;; *) dest=$docdir/doc/${f##*/} ;; esac
 	[ -e "$root$dest" ] || missing="$missing ${f#"$SRCDIR"/}"

@@ -255,15 +255,9 @@ int main(int argc, char **argv)
 		}
 		check(&cc, bad == 0, "%zu free nodes not in state FREE", bad);
 	}
-	{
-		size_t bad = 0;
-
-		CENSUS_OWNED(thr, nthreads, nowned, bad,
-			     it->state == i &&
-				     caslist_fl_node_state(&fl, &it->fl) == CASLIST_FL_NOT_FREE);
-		check(&cc, bad == 0, "%zu owned nodes in a wrong state", bad);
-	}
-	check_conservation(&cc, &items[0].seen, sizeof(items[0]), nitems, nlist, "free", nowned);
+	CHECK_CENSUS(&cc, thr, nthreads,
+		     it->state == i && caslist_fl_node_state(&fl, &it->fl) == CASLIST_FL_NOT_FREE,
+		     "in a wrong state", items, nitems, nlist, "free", nowned);
 	check(&cc, atomic_load(&errors) == 0, "%lu errors during the run (see above)",
 	      atomic_load(&errors));
 	for (int i = 1; i < nthreads; i++) {

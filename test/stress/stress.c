@@ -497,15 +497,8 @@ int main(int argc, char **argv)
 		}
 		check(&cc, bad == 0, "%zu listed nodes not in state IN_LIST", bad);
 	}
-	{
-		size_t bad = 0;
-
-		CENSUS_OWNED(thr, nthreads, nowned, bad,
-			     it->state == i && !caslist_node_linked(&it->link));
-		check(&cc, bad == 0, "%zu owned nodes in a wrong state or still linked", bad);
-	}
-	check_conservation(&cc, &items[0].seen, sizeof(items[0]), nitems + 1, nlist, "listed",
-			   nowned);
+	CHECK_CENSUS(&cc, thr, nthreads, it->state == i && !caslist_node_linked(&it->link),
+		     "in a wrong state or still linked", items, nitems + 1, nlist, "listed", nowned);
 	check(&cc, atomic_load(&errors) == 0, "%lu removals of nodes that were not on the list",
 	      atomic_load(&errors));
 	werr = atomic_load_explicit(&walk_errors, memory_order_relaxed);

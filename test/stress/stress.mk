@@ -55,14 +55,10 @@ test_stress_fl_stress_mutant_window_LDADD = $(PTHREAD_LIBS)
 # the library's sources, installed for the inline mode, carry no switch.
 MUT_DEPS = $(CORE_SOURCES) $(STATIC_FILES) \
 	test/stress/mutate.sh
-mut/skiplock/core.c: $(MUT_DEPS)
-	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh skiplock $(srcdir) mut/skiplock $(CORE_SOURCES)
-mut/relaxed/core.c: $(MUT_DEPS)
-	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh relaxed $(srcdir) mut/relaxed $(CORE_SOURCES)
-mut/nodefer/core.c: $(MUT_DEPS)
-	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh nodefer $(srcdir) mut/nodefer $(CORE_SOURCES)
-mut/window/core.c: $(MUT_DEPS)
-	$(AM_V_GEN)$(SHELL) $(srcdir)/test/stress/mutate.sh window $(srcdir) mut/window $(CORE_SOURCES)
+# One rule for all of them: the mutant's name is its folder's (mut/NAME).
+mut/skiplock/core.c mut/relaxed/core.c mut/nodefer/core.c mut/window/core.c: $(MUT_DEPS)
+	$(AM_V_GEN)d='$(@D)'; \
+	$(SHELL) $(srcdir)/test/stress/mutate.sh "$${d#mut/}" $(srcdir) "$$d" $(CORE_SOURCES)
 # clean-local runs it (bench/bench.mk holds the one clean-local rule)
 clean-mut:
 	rm -rf mut

@@ -485,29 +485,10 @@ static void op_cut(struct thr *t)
 struct robj;
 static _Atomic(struct robj *) *slots;	/* the index: published objects (mix rcu) */
 #ifdef XLIST_URCU
-#include <unistd.h>
 #include <urcu/urcu-memb.h>
 
-/* TSan cannot see liburcu's grace period (liburcu is not instrumented):
- * each reader releases one address as it leaves its critical section,
- * the free callback acquires it (doc/examples/rcu_free.c). */
-#if defined(__SANITIZE_THREAD__)
-#define XLIST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define XLIST_TSAN 1
-#endif
-#endif
-#ifdef XLIST_TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-static char grace_sync;
-#define reader_done() __tsan_release(&grace_sync)
-#define grace_over() __tsan_acquire(&grace_sync)
-#else
-#define reader_done() ((void)0)
-#define grace_over() ((void)0)
-#endif
+/* The read side and TSan: read_lock, read_unlock, grace_over, wait_callbacks. */
+#include "../../doc/examples/urcu_tsan.h"
 
 #define ROBJ_COOKIE 0x0b1ec7ULL
 
@@ -540,17 +521,6 @@ static void robj_free(struct rcu_head *h)
 	atomic_fetch_add_explicit(&r_freed, 1, memory_order_relaxed);
 }
 
-static void rcu_lock(void)
-{
-	urcu_memb_read_lock();
-}
-
-static void rcu_unlock(void)
-{
-	reader_done();
-	urcu_memb_read_unlock();
-}
-
 /* A hit: touch o (it may be evicted meanwhile: GONE).  ADDED is legal only
  * for an object never linked yet (its producer's touch raced ours). */
 static void rcu_hit(struct thr *t, struct robj *o)
@@ -580,28 +550,28 @@ static void op_rcu(struct thr *t)
 
 	if (r < 40) {			/* a hit by key */
 		t->tried[OP_TOUCH_ADD]++;
-		rcu_lock();
+		read_lock();
 		o = atomic_load_explicit(&slots[k], memory_order_acquire);
 		if (o != NULL)
 			rcu_hit(t, o);
-		rcu_unlock();
+		read_unlock();
 	} else if (r < 55) {		/* a hit on an object a walk found */
 		struct caslist_node *cur = &lists[0].head;
 		int steps = 1 + (int)rnd(t, 8), rc = 1;
 
 		t->tried[OP_WALK]++;
 		t->ok[OP_WALK]++;
-		rcu_lock();
+		read_lock();
 		while (steps-- > 0 && (rc = caslist_iter_next(&lists[0], &cur)) == 1)
 			t->walked++;
 		if (rc == 1 && cur != &lists[0].head)
 			rcu_hit(t, caslist_entry(cur, struct robj, link));
-		rcu_unlock();
+		read_unlock();
 	} else if (r < 80) {		/* evict the tail: unpublish, retire */
 		t->tried[OP_EVICT]++;
-		rcu_lock();
+		read_lock();
 		n = caslist_pop_tail(&lists[0]);
-		rcu_unlock();
+		read_unlock();
 		if (n == NULL)
 			return;
 		o = caslist_entry(n, struct robj, link);
@@ -629,17 +599,17 @@ static void op_rcu(struct thr *t)
 		 * index, others may touch, evict and retire it at once, and
 		 * only our section keeps it alive for our own touch.
 		 * Release: a hit that finds o sees it initialised. */
-		rcu_lock();
+		read_lock();
 		if (!atomic_compare_exchange_strong_explicit(&slots[k], &z, o, memory_order_release,
 							     memory_order_relaxed)) {
-			rcu_unlock();
+			read_unlock();
 			free(o);	/* never published */
 			return;
 		}
 		atomic_fetch_add_explicit(&r_alloc, 1, memory_order_relaxed);
 		t->ok[OP_ADD]++;
 		rcu_hit(t, o);	/* FRESH: this touch or a hit's adds it */
-		rcu_unlock();
+		read_unlock();
 	}
 }
 
@@ -659,15 +629,7 @@ static void rcu_finish(struct checks *c, long linked)
 		check(c, caslist_node_linked(&o->link), "published object %d is not linked", k);
 	}
 	check(c, live == linked, "%ld objects published, %ld linked", live, linked);
-#ifndef XLIST_TSAN
-	urcu_memb_barrier();
-#else
-	/* rcu_barrier frees liburcu's own bookkeeping where TSan cannot see
-	 * its ordering: poll the counts instead (bounded: 60 s). */
-	for (int ms = 0; ms < 60000 && atomic_load(&r_freed) < atomic_load(&r_retired); ms++)
-		usleep(1000);
-#endif
-	grace_over();
+	wait_callbacks(&r_freed, &r_retired);
 	check(c, atomic_load(&r_alloc) == atomic_load(&r_retired) + live,
 	      "allocated %ld != retired %ld + live %ld", atomic_load(&r_alloc),
 	      atomic_load(&r_retired), live);
