@@ -322,7 +322,7 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
  * block for long: those links are waited on only by threads that hold
  * nothing themselves.
  */
-static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
 							   struct caslist_list *fair,
 							   const char *op)
 {
@@ -332,6 +332,18 @@ static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *
 	struct caslist_node *f;
 	unsigned start;
 
+	/* The first attempt, on a free word: no wait, so the heat only
+	 * cools (heat_end with spins == start) and no ticket is held; the
+	 * heat is applied below, before the first wait.  The CAS is
+	 * caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from; on
+	 * failure v is the value it found, where the loop starts. */
+	if (__builtin_expect(caslist_lk_w_free(v), 1) &&
+	    __builtin_expect(caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op), 1)) {
+		caslist_lk_backoff_heat_cool();
+		if (v == 0)	/* free: never; tells the compiler */
+			__builtin_unreachable();
+		return (struct caslist_node *)v;
+	}
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
 	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
@@ -342,7 +354,7 @@ static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *
 	return f;
 }
 
-static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
 	struct caslist_list *l = caslist_lk_list_of_head(h);
 
