@@ -24,12 +24,19 @@ static inline void caslist_lk_backoff_heat_start(struct caslist_lk_backoff *b)
 		b->spins = caslist_lk_backoff_heat;
 }
 
+/* An acquisition without a wait: the heat halves. */
+static inline void caslist_lk_backoff_heat_cool(void)
+{
+	if (caslist_lk_backoff_heat != 0)
+		caslist_lk_backoff_heat >>= 1;
+}
+
 static inline void caslist_lk_backoff_heat_end(const struct caslist_lk_backoff *b, unsigned start)
 {
 	if (b->spins != start)
 		caslist_lk_backoff_heat = b->spins;
-	else if (caslist_lk_backoff_heat != 0)
-		caslist_lk_backoff_heat >>= 1;
+	else
+		caslist_lk_backoff_heat_cool();
 }
 
 CASLIST_LK_END

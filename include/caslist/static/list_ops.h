@@ -121,7 +121,7 @@ static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, 
 }
 
 /* [S2] splice at head: L(head) only. Linearizes at head->next = first. */
-static inline void caslist_lk_splice_head(struct caslist_list *l, struct caslist_node *first,
+CASLIST_LK_STEP void caslist_lk_splice_head(struct caslist_list *l, struct caslist_node *first,
 					  struct caslist_node *last, const char *op)
 {
 	struct caslist_node *h = caslist_lk_head_of(l);
@@ -256,11 +256,9 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *s, *p, *f;
 	uintptr_t seen;
-	unsigned start;
+	unsigned start = 0;
 
 	caslist_lk_fair_enter(l, op);
-	caslist_lk_backoff_heat_start(&b);
-	start = b.spins;
 	s = caslist_lk_lock_prefetch(n, &seen, op);
 	/* caslist_lk_lock_pair's attempt, with one try at L(head) added to it:
 	 * written out, because built on lock_pair the rotate costs more
@@ -290,6 +288,13 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
+		/* The heat is the first wait's budget (b is read by no one
+		 * before it), so it is applied here, off the path that does
+		 * not wait; fair_wait leaves b.fair set from its first round. */
+		if (b.fair == CASLIST_LK_FAIR_NONE) {
+			caslist_lk_backoff_heat_start(&b);
+			start = b.spins;
+		}
 		caslist_lk_fair_wait(l, &b, &fw, busy, op);
 		s = caslist_lk_lock_prefetch(n, &seen, op);
 	}
@@ -298,7 +303,10 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
 	caslist_lk_insert_locked(h, f, n, n, op);
-	caslist_lk_backoff_heat_end(&b, start);
+	if (b.fair == CASLIST_LK_FAIR_NONE)	/* no wait: as heat_end with spins == start */
+		caslist_lk_backoff_heat_cool();
+	else
+		caslist_lk_backoff_heat_end(&b, start);
 	caslist_lk_fair_done(l, &b, &fw);
 	return CASLIST_OK;
 }

@@ -152,36 +152,59 @@ static inline void caslist_lk_prefetch_w(const void *x)
  * bought, and the variants not kept: doc/protocol.md, "Measured and not
  * kept".
  */
+static inline void caslist_lk_prefetch_vals(const struct caslist_node *x, uintptr_t v,
+					    uintptr_t pv, const char *op)
+{
+	/* Every caller takes x as a node to remove or move, never a head: a
+	 * head's link locks like any other and its prev hint names the tail,
+	 * so the removal would go through and cut the head out of its own
+	 * list.  Only a linked word can be a head's, so the check sits on
+	 * that branch: a test and a predicted branch on a word loaded anyway
+	 * (every build). */
+	CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x, CASLIST_LK_IS_HEAD);
+	caslist_lk_prefetch_w(caslist_lk_node_of(v));
+	caslist_lk_prefetch_w((const void *)(pv & ~CASLIST_LK_HEAD_FLAG));
+}
+
+/* The same from x's words: batch_move_head_n's look-ahead. */
 static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, const char *op)
 {
-	/* Relaxed: both values only aim a prefetch (and v is caslist_lk_lock's
-	 * first guess, which its CAS checks), and pv the head check below,
-	 * whose answer no write changes (caslist_lk_prev_is_head, word.h). */
+	/* Relaxed, as in caslist_lk_lock_prefetch below. */
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&x->prev, memory_order_relaxed);
 
-	if (!caslist_lk_w_unlinked(v)) {
-		/* Every caller takes x as a node to remove or move, never a
-		 * head: a head's link locks like any other and its prev hint
-		 * names the tail, so the removal would go through and cut
-		 * the head out of its own list.  Only a linked word can be a
-		 * head's, so the check sits on this branch: a test and a
-		 * predicted branch on a word loaded anyway (every build). */
-		CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x, CASLIST_LK_IS_HEAD);
-		caslist_lk_prefetch_w(caslist_lk_node_of(v));
-		caslist_lk_prefetch_w((const void *)(pv & ~CASLIST_LK_HEAD_FLAG));
-	}
+	if (!caslist_lk_w_unlinked(v))
+		caslist_lk_prefetch_vals(x, v, pv, op);
 	return v;
 }
 
 /* *seen: the unlinked value that made it return NULL (batch_move_head
- * tells "queued elsewhere" from "not linked" by it). */
-static inline struct caslist_node *caslist_lk_lock_prefetch(struct caslist_node *x,
+ * tells "queued elsewhere" from "not linked" by it).  The first attempt
+ * is written out on the free word (caslist_lk_w_free: one test where
+ * caslist_lk_lock_from's loop makes four, and a result known not to be
+ * NULL); every other word goes to that loop. */
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_prefetch(struct caslist_node *x,
 							    uintptr_t *seen, const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	/* Relaxed: both values only aim a prefetch (and v is the lock's first
+	 * guess, which its CAS checks), and pv the head check, whose answer
+	 * no write changes (caslist_lk_prev_is_head, word.h). */
+	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
+	uintptr_t pv = atomic_load_explicit(&x->prev, memory_order_relaxed);
 
-	*seen = caslist_lk_prefetch_nbrs(x, op);
+	*seen = v;
+	if (__builtin_expect(caslist_lk_w_free(v), 1)) {
+		caslist_lk_prefetch_vals(x, v, pv, op);
+		/* caslist_lk_cas_lock: acquire, as in caslist_lk_lock_from. */
+		if (__builtin_expect(caslist_lk_cas_lock(x, seen, v | CASLIST_LK_LOCK, op), 1)) {
+			if (v == 0)	/* free: never; tells the compiler */
+				__builtin_unreachable();
+			return (struct caslist_node *)v;
+		}
+	} else if (!caslist_lk_w_unlinked(v)) {
+		caslist_lk_prefetch_vals(x, v, pv, op);
+	}
 	return caslist_lk_lock_from(x, seen, &b, NULL, NULL, op);
 }
 
@@ -299,7 +322,7 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
  * block for long: those links are waited on only by threads that hold
  * nothing themselves.
  */
-static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
 							   struct caslist_list *fair,
 							   const char *op)
 {
@@ -309,6 +332,18 @@ static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *
 	struct caslist_node *f;
 	unsigned start;
 
+	/* The first attempt, on a free word: no wait, so the heat only
+	 * cools (heat_end with spins == start) and no ticket is held; the
+	 * heat is applied below, before the first wait.  The CAS is
+	 * caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from; on
+	 * failure v is the value it found, where the loop starts. */
+	if (__builtin_expect(caslist_lk_w_free(v), 1) &&
+	    __builtin_expect(caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op), 1)) {
+		caslist_lk_backoff_heat_cool();
+		if (v == 0)	/* free: never; tells the compiler */
+			__builtin_unreachable();
+		return (struct caslist_node *)v;
+	}
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
 	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
@@ -319,7 +354,7 @@ static inline struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *
 	return f;
 }
 
-static inline struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
 	struct caslist_list *l = caslist_lk_list_of_head(h);
 

@@ -56,6 +56,18 @@ static inline bool caslist_lk_w_unlinked(uintptr_t w)
 {
 	return w == 0 || w == CASLIST_POISON_NEXT || caslist_lk_w_batched(w);
 }
+/*
+ * caslist_lk_w_free - linked and unlocked: a word a lock CAS may take.
+ * The same answer as !caslist_lk_w_locked(w) && !caslist_lk_w_unlinked(w),
+ * in two tests instead of four: bits 0-1 clear (not locked, not batched),
+ * and not 0 or POISON (CASLIST_POISON_NEXT is one bit above them).  The
+ * fast path's test; the slow path tells the other states apart.
+ */
+static inline bool caslist_lk_w_free(uintptr_t w)
+{
+	return (w & (CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG)) == 0 &&
+	       (w & ~CASLIST_POISON_NEXT) != 0;
+}
 /* The two unlinked states a touch tells apart (doc/protocol.md, "Objects and the lock word"). */
 static inline bool caslist_lk_w_fresh(uintptr_t w) { return w == 0; }
 static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_NEXT; }
