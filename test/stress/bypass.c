@@ -26,7 +26,7 @@
  * ticket) must fail the bound (test/stress/bypass.sh).
  * TAP output; exit 0 = pass.
  */
-#include <sched.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -67,10 +67,11 @@ static void bypass_ticket(struct caslist_list *l, uint32_t t)
 	at_ticket = atomic_load_explicit(&done, memory_order_seq_cst);
 	atomic_fetch_add_explicit(&tickets, 1, memory_order_relaxed);
 	/* Widen the window: the bound must hold however long the waiter
-	 * takes to reach its turn, and the others get the CPU meanwhile (so
-	 * a layer that does not make them defer is caught even when the
-	 * machine is busy). */
-	sched_yield();
+	 * takes to reach its turn.  Meanwhile the others run: a layer that
+	 * does not make them defer lets one of them complete many head
+	 * operations, with nothing to make it wait (two threads), even when
+	 * the machine is busy. */
+	nanosleep(&(struct timespec){ 0, 20000 }, NULL);
 }
 
 static void bypass_served(struct caslist_list *l, uint32_t t)
