@@ -12,11 +12,15 @@
 #include <caslist/static/list_ops.h>
 
 /* The walk is caslist__check (static/list_ops.h), inline in a user's
- * build too. */
+ * build too.  A file that compiles this one in inline mode (the GenMC
+ * clients, test/genmc/client.h) has caslist_check as that inline walk
+ * already: only the library defines the wrapper. */
+#if !defined(CASLIST_INLINE) || defined(CASLIST_BUILDING)
 int caslist_check(const struct caslist_list *l, size_t max_nodes, size_t *count)
 {
 	return caslist__check(l, max_nodes, count);
 }
+#endif
 
 const char *caslist_check_strerror(int code)
 {

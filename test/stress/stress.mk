@@ -35,6 +35,9 @@ test_stress_bypass_LDADD = $(TEST_LIBS)
 test_stress_bypass_mutant_nodefer_SOURCES = test/stress/bypass.c
 EXTRA_test_stress_bypass_mutant_nodefer_DEPENDENCIES = mut/nodefer/core.c
 test_stress_bypass_mutant_nodefer_CPPFLAGS = -Imut/nodefer $(AM_CPPFLAGS)
+# Its object includes the mutated headers: they must exist before it is
+# compiled (with -j a missing -Imut/nodefer falls back to the real ones).
+test/stress/bypass_mutant_nodefer-bypass.$(OBJEXT): mut/nodefer/core.c
 test_stress_bypass_mutant_nodefer_LDADD = $(TEST_LIBS)
 
 # mutants: the core with one lock step skipped / one release weakened.
