@@ -54,7 +54,7 @@
  *    (or node) that the interrupted code may be operating on.
  *  - Fairness at a head (bounded bypass): a thread whose wait for a list's
  *    head has lasted CASLIST_FAIR_US microseconds (a compile-time switch,
- *    default 200) takes a ticket; from then on each other thread completes
+ *    default 1000) takes a ticket; from then on each other thread completes
  *    at most one more operation that takes that head before this thread
  *    has it (doc/protocol.md, "Fairness: bounded bypass").  Touches that
  *    add, cuts and flushes are not queued, and waits for other links are

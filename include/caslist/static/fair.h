@@ -43,7 +43,7 @@
 CASLIST_LK_BEGIN
 
 #ifndef CASLIST_FAIR_US
-#define CASLIST_FAIR_US 200	/* a head wait longer than this takes a ticket */
+#define CASLIST_FAIR_US 1000	/* a head wait longer than this takes a ticket */
 #endif
 
 /* A test hook (test/stress/bypass defines it); EV is ticket or served. */
