@@ -36,7 +36,11 @@ nobase_doc_DATA = README.md ChangeLog LICENSE \
 	doc/img/stack_1024.png \
 	doc/img/scaling/lru_all_4096.png doc/img/scaling/lruvec_4096.png \
 	doc/img/scaling/del_disjoint_4096.png doc/img/scaling/queue_1024.png \
-	doc/img/scaling/pagepool_page_fault1.png
+	doc/img/scaling/pagepool_page_fault1.png \
+	doc/img/results/lru_all_4096.png doc/img/results/lru_all_4096_lat.png \
+	doc/img/results/lru_all_1048576.png doc/img/results/del_head_4096_lat.png \
+	doc/img/results/queue_1024.png doc/img/results/lruvec_4096.png \
+	doc/img/results/lru_batch_4096.png doc/img/results/del_disjoint_4096.png
 examplesdir = $(docdir)/examples
 examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
 	doc/examples/rcu_free.c doc/examples/lru_touch.c doc/examples/urcu_tsan.h
