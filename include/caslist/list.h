@@ -348,7 +348,8 @@ CASLIST_API size_t caslist_batch_cancel(struct caslist_batch *b, struct caslist_
  * CASLIST_EAGAIN if the node at *cur was removed, or moved to another list
  * and the walk reached that list's head (restart from the head).
  * Waits, with backoff, while the link after *cur is locked.  Safe against
- * concurrent deletion under the memory rule above.  What a walk that
+ * concurrent deletion under the memory rule (caslist(3); the concurrency
+ * contract at the top of <caslist/list.h>).  What a walk that
  * returns 0 has seen: every node that was on @l, unmoved, for the whole
  * walk - unless the node at the cursor was removed and re-added (or moved
  * within @l) between two calls: the walk then goes on from the cursor's
@@ -405,9 +406,9 @@ CASLIST_API const char *caslist_check_strerror(int code);
 #endif
 
 /*
- * Inline mode.  `#define CASLIST_INLINE` before including this header (C11
- * or C++11 and later) and the list operations above become static inline functions in
- * your translation unit, from the same source the library compiles
+ * Inline mode.  `#define CASLIST_INLINE` before including <caslist/list.h>
+ * (C11 or C++11 and later) and the list operations it declares become
+ * static inline functions in your translation unit, from the same source the library compiles
  * (<caslist/static/list_ops.h>, installed from static/list_ops.h): no call,
  * and under -fsanitize=thread every atomic of the protocol is instrumented
  * in your own build, so a correct hand-off through a list is not reported
