@@ -19,7 +19,7 @@ static struct floor_link head, head2;	/* lruvec: inactive (head), active */
 
 static struct bnode *bnode_of_floor(struct floor_link *f)
 {
-	return (struct bnode *)((char *)f - offsetof(struct bnode, f));
+	return (struct bnode *)(void *)((char *)f - offsetof(struct bnode, f));
 }
 
 static void fl_init(size_t fl_batch, size_t nodes)
