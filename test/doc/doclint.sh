@@ -11,7 +11,7 @@ src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/test/tap.sh"
 tap_plan 3
 cd "$src" || exit 99
-files=$(ls README.md HACKING.md doc/*.md include/caslist/*.h include/caslist/static/*.h \
+files=$(ls README.md HACKING.md doc/*.md doc/man/pages.txt include/caslist/*.h include/caslist/static/*.h \
 	lib/*.c lib/*.h test/*.h test/*.sh test/*.md test/*/*.c test/*/*.h test/*/*.pml test/*/*.sh 2>/dev/null |
 	grep -v -e doc/bench-history.md -e doc/verification-figures.md -e test/doc/doclint.sh)
 # shellcheck disable=SC2086
