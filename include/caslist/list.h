@@ -47,7 +47,12 @@
  *    or cut off with caslist_cut_front) look linked; only the chain's last
  *    node is marked (OWNED after a cut).  Other threads must not target a
  *    chain's other nodes by pointer while it is private - a cut is O(1)
- *    and cannot mark them.  Lists whose nodes other threads reach by
+ *    and cannot mark them.  A thread that targets one after the splice
+ *    must synchronise with the splice: it reached the node through the
+ *    list, or got its pointer through a lock, a join, or a release store
+ *    made after the splice and read with acquire.  A pointer read with a
+ *    relaxed load is not enough (such a thread may still see the node as
+ *    it was before the chain).  Lists whose nodes other threads reach by
  *    pointer (an LRU with touch hits) isolate with pops, deletes or
  *    batches, which mark every node.
  *  - Not async-signal-safe: a signal handler must not operate on a list
@@ -262,9 +267,11 @@ CASLIST_API struct caslist_node *caslist_pop_tail(struct caslist_list *l);
 
 /* ---- chains: private, pre-linked runs of nodes (O(1) splice and cut) - */
 
-/** caslist_chain_link - make @b follow @a in a private chain.  Publishes
- * everything the caller wrote to @a and @b before, to whoever later locks
- * the link after @a.  A chain's last node's next is ignored by splices. */
+/** caslist_chain_link - make @b follow @a in a private chain.  What the
+ * caller wrote to @a and @b before is published by the splice, to every
+ * thread that synchronises with it (caslist(3); the concurrency contract
+ * at the top of <caslist/list.h>, "Chains").  A chain's last node's next
+ * is ignored by splices. */
 CASLIST_API void caslist_chain_link(struct caslist_node *a, struct caslist_node *b);
 /** caslist_chain_next - successor of @n in a chain the caller owns, or NULL
  * after the chain's last node (as returned by caslist_cut_front). */

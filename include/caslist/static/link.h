@@ -204,6 +204,9 @@ static inline void caslist_lk_init_node(struct caslist_node *n)
  * every prev store), then a->next = b.  Release on next: pairs with the
  * acquire CAS of whoever takes L(a) once the chain is spliced, and with
  * chain_next/iter_next: they see what the caller wrote to a and b before.
+ * Relaxed would be enough (doc/protocol.md, "Memory orders", G6: every
+ * thread the contract lets reach a chain node synchronises with the
+ * splice's release first); not applied.
  */
 static inline void caslist_lk_chain(struct caslist_node *a, struct caslist_node *b)
 {
