@@ -34,7 +34,10 @@ struct caslist_cluster;			/* opaque descriptor */
 /* A free-list node, embedded in the user's object (e.g. a page descriptor). */
 struct caslist_fl_node {
 	struct caslist_node link;
-	/* The cluster this node is in while it is free; NULL otherwise. */
+	/* The cluster this node is in while it is free; NULL otherwise.
+	 * The library's: ask caslist_fl_node_state, which reads it under
+	 * the cluster's lock (a load of it is outside the scan window's
+	 * promise and may still see a taken node's cluster). */
 	CASLIST_ATOMIC(struct caslist_cluster *) cluster;
 };
 
@@ -144,13 +147,17 @@ CASLIST_API int caslist_fl_remove(struct caslist_fl *fl, struct caslist_fl_node 
 #define CASLIST_FL_TAKEN 2	/* taken, per-node fix-up still pending */
 
 /** caslist_fl_node_state - what @x is now (a snapshot, read under its
- * cluster's lock).  Inside a scan window it is never CASLIST_FL_TAKEN. */
+ * cluster's lock).  Inside a scan window it is never CASLIST_FL_TAKEN.
+ * The window's promise is about what this call and caslist_fl_remove
+ * report: both read a node only under its cluster's lock. */
 CASLIST_API int caslist_fl_node_state(struct caslist_fl *fl, struct caslist_fl_node *x);
 
 /** caslist_fl_scan_begin - open a scan window: waits until every take
  * in progress has finished fixing up its nodes; until scan_end, takes fix
  * up their nodes before returning (inside the cluster lock, not a global
- * one), so no node is ever in the TAKEN state.  Windows nest.  Do not call
+ * one), so no node is ever in the TAKEN state, as caslist_fl_node_state
+ * and caslist_fl_remove see it (under the node's cluster lock: the wait
+ * orders nothing else after the takes).  Windows nest.  Do not call
  * while holding an unfinished batch (it would wait for itself). */
 CASLIST_API void caslist_fl_scan_begin(struct caslist_fl *fl);
 CASLIST_API void caslist_fl_scan_end(struct caslist_fl *fl);

@@ -207,7 +207,11 @@ static inline struct caslist_fl_node *caslist__fl_batch_next(struct caslist_fl_b
 			caslist_lk_cl_retire(b->fl, c);	/* after all its nodes are reset */
 		if (b->next == NULL)
 			/* Release: the scanner's seq_cst load that sees 0
-			 * also sees every reset above. */
+			 * also sees every reset above.  Relaxed would be
+			 * enough (doc/protocol.md, "Memory orders", G8: the
+			 * scanner reads a node only under its cluster's
+			 * lock, which the retire above also takes); not
+			 * applied. */
 			atomic_fetch_sub_explicit(&b->fl->busy[b->stripe].n, 1,
 						  memory_order_release);
 	}
