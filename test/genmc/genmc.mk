@@ -13,7 +13,7 @@ GENMC_CLIENTS = test/genmc/headpop.c test/genmc/prim.c test/genmc/trylock.c \
 	test/genmc/nearnew.c test/genmc/splicetouch.c \
 	test/genmc/cutchain.c test/genmc/cutflag.c test/genmc/batching.c test/genmc/flput.c \
 	test/genmc/flremove.c test/genmc/flscan.c test/genmc/flgrow.c \
-	test/genmc/flgrow2.c
+	test/genmc/flgrow2.c test/genmc/fairticket.c
 EXTRA_DIST += test/genmc/run.py test/genmc/shim.h test/genmc/client.h \
 	test/genmc/survivors $(GENMC_CLIENTS)
 CLEANFILES += test/genmc/report.md

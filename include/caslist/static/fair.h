@@ -22,7 +22,8 @@
  * already in when W took the ticket); every later one waits for W.
  * Stated in the single total order of the seq_cst accesses below, which
  * is why they are seq_cst (plain loads on x86; the RMWs are rare).
- * test/stress/bypass counts it.
+ * test/stress/bypass counts it; test/genmc/fairticket checks it for one
+ * ticket.
  *
  * Who takes part.  Only a thread that holds no link anyone could wait for
  * may defer or wait for its turn: a thread that defers while holding one
