@@ -20,8 +20,9 @@
  * ticket of a waiter W and W's taking the head, every other thread
  * completes at most one operation that takes this head (the one it was
  * already in when W took the ticket); every later one waits for W.
- * Stated in the single total order of the seq_cst accesses below, which
- * is why they are seq_cst (plain loads on x86; the RMWs are rare).
+ * Stated in the single total order of the seq_cst accesses to want_next
+ * (the entry's load, the ticket's fetch_add); want_served is relaxed
+ * (doc/protocol.md, "Memory orders", G9).
  * test/stress/bypass counts it; test/genmc/fairticket checks it for one
  * ticket.
  *
@@ -96,9 +97,10 @@ caslist_lk_fair_defer(struct caslist_list *l, uint32_t next, const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
-	/* seq_cst: pairs with the seq_cst store in caslist_lk_fair_done (see
-	 * the file comment for why the bound wants the total order). */
-	while (!caslist_lk_fair_passed(atomic_load_explicit(&l->want_served, memory_order_seq_cst),
+	/* Relaxed (G9): want_served publishes no data, and a stale value
+	 * only keeps us here longer; the served store we wait for is read
+	 * from in the end (coherence). */
+	while (!caslist_lk_fair_passed(atomic_load_explicit(&l->want_served, memory_order_relaxed),
 				       next - 1))
 		caslist_lk_backoff_wait(&b, &l->head, op);
 	caslist_lk_backoff_heat = CASLIST_LK_BACKOFF_MAX;
@@ -107,16 +109,20 @@ caslist_lk_fair_defer(struct caslist_list *l, uint32_t next, const char *op)
 /*
  * The entry of an operation that takes L(head) holding nothing: if a
  * ticket is pending, wait for it (caslist_lk_fair_defer).  Two loads of
- * one word pair, next to the head's words; seq_cst (plain loads on x86):
- * one that follows a ticket's fetch_add in the total order sees it, which
- * is what makes the operation "later" than the ticket in the bound.
+ * one word pair, next to the head's words.  want_next's is seq_cst (a
+ * plain load on x86): one that follows a ticket's fetch_add in the total
+ * order sees it, which is what makes the operation "later" than the
+ * ticket in the bound (test/genmc/fairticket kills its weakening).
+ * want_served's is relaxed (G9): it is read after the seq_cst load (no
+ * load moves above an acquire), and a stale value, being smaller, only
+ * makes us defer when we need not.
  */
 static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
 {
 	uint32_t next = atomic_load_explicit(&l->want_next, memory_order_seq_cst);
 
 	/* [mutant nodefer] the mutant never defers (test/stress/mutate.sh) */
-	if (__builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_seq_cst), 0))
+	if (__builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_relaxed), 0))
 		caslist_lk_fair_defer(l, next, op);
 }
 
@@ -142,9 +148,11 @@ caslist_lk_fair_take(struct caslist_list *l, const char *op)
 	uint32_t t = atomic_fetch_add_explicit(&l->want_next, 1, memory_order_seq_cst);
 
 	CASLIST_LK_FAIR_HOOK(ticket, l, t);
-	/* Our turn: every earlier ticket served (seq_cst: pairs with the
-	 * store in caslist_lk_fair_serve of the ticket before ours). */
-	while (atomic_load_explicit(&l->want_served, memory_order_seq_cst) != t)
+	/* Our turn: every earlier ticket served.  Relaxed (G9): it reads
+	 * from the serve of the ticket before ours, and no data comes with
+	 * it (the head's lock orders every list write); stale, it only
+	 * keeps us waiting. */
+	while (atomic_load_explicit(&l->want_served, memory_order_relaxed) != t)
 		caslist_lk_backoff_wait(&w, &l->head, op);
 	return t;
 }
@@ -182,9 +190,11 @@ static __attribute__((noinline, cold, unused)) void
 caslist_lk_fair_serve(struct caslist_list *l, uint32_t t)
 {
 	CASLIST_LK_FAIR_HOOK(served, l, t);
-	/* seq_cst: pairs with the loads in caslist_lk_fair_defer and
-	 * caslist_lk_fair_take; only the ticket being served writes it. */
-	atomic_store_explicit(&l->want_served, t + 1, memory_order_seq_cst);
+	/* Relaxed (G9): read by the loads in caslist_lk_fair_defer,
+	 * caslist_lk_fair_enter and caslist_lk_fair_take, which carry no data
+	 * from it; only the ticket being served writes it, so its values
+	 * only grow (mod 2^32) and a late reader waits longer, never less. */
+	atomic_store_explicit(&l->want_served, t + 1, memory_order_relaxed);
 	caslist_lk_backoff_heat = 0;	/* the streak is ours now */
 }
 
