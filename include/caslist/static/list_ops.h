@@ -26,7 +26,7 @@ CASLIST_LK_BEGIN
  * without -Wcast-qual noise in the user's build (inline mode). */
 static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list *l)
 {
-	return (struct caslist_node *)(uintptr_t)&l->head;
+	return CASLIST_LK_UNCONST(struct caslist_node *, &l->head);
 }
 
 /*
