@@ -3,14 +3,18 @@
 #  - man pages, section 3: one per public function, one per macro group
 #    (caslist_entry, CASLIST_LIST_INIT, CASLIST_OK and the other codes,
 #    CASLIST_BATCH_MAX, CASLIST_VERSION, CASLIST_INLINE) plus caslist(3),
-#    made by tools/gen-man from the headers (SYNOPSIS, DESCRIPTION, the
+#    and an alias page (".so man3/PAGE.3") for every other name a page
+#    documents (CASLIST_ENOENT, caslist_for_each_entry, ...), made by
+#    tools/gen-man from the headers (SYNOPSIS, DESCRIPTION, the
 #    header sections' notes) and doc/man/pages.txt (summaries, RETURN
 #    VALUE, ERRORS, THREAD SAFETY, EXAMPLES, SEE ALSO), committed in
 #    doc/man/ (doc/man/man.mk lists them).  `make man` regenerates them;
 #    test/doc/man.sh fails when they are stale or incomplete (a section
 #    missing, a summary cut off or shared, markup leaked, a bare SEE ALSO,
-#    a macro on no page) and renders each one with groff -ww, man -l and
-#    mandoc -T lint (those installed), requiring no warnings;
+#    a macro on no page, a name or macro without a page of its own, an
+#    alias to no page) and renders each one, in a man tree as installed,
+#    with groff -ww, man -l and mandoc -T lint (those installed),
+#    requiring no warnings;
 #  - README, ChangeLog, LICENSE and doc/*.md under $(docdir) (doc/ keeps its
 #    name, so README's links work), the runnable examples in
 #    $(docdir)/examples with a Makefile that builds them with pkg-config;

@@ -63,3 +63,26 @@ dist_man3_MANS = \
 	doc/man/caslist_splice_tail.3 \
 	doc/man/caslist_touch.3 \
 	doc/man/caslist_version.3
+# alias pages: ".so man3/PAGE.3", one per other name a page documents
+dist_man3_MANS += \
+	doc/man/CASLIST_BATCH_QUEUED.3 \
+	doc/man/CASLIST_EAGAIN.3 \
+	doc/man/CASLIST_ENOENT.3 \
+	doc/man/CASLIST_FL_FREE.3 \
+	doc/man/CASLIST_FL_NOT_FREE.3 \
+	doc/man/CASLIST_FL_STRIPES.3 \
+	doc/man/CASLIST_FL_TAKEN.3 \
+	doc/man/CASLIST_LIST.3 \
+	doc/man/CASLIST_NEAR_AFTER.3 \
+	doc/man/CASLIST_NEAR_BEFORE.3 \
+	doc/man/CASLIST_POISON_NEXT.3 \
+	doc/man/CASLIST_POISON_PREV.3 \
+	doc/man/CASLIST_TOUCH_ADDED.3 \
+	doc/man/CASLIST_TOUCH_GONE.3 \
+	doc/man/CASLIST_VERSION_MAJOR.3 \
+	doc/man/CASLIST_VERSION_MINOR.3 \
+	doc/man/CASLIST_VERSION_PATCH.3 \
+	doc/man/CASLIST_VERSION_STRING.3 \
+	doc/man/caslist_for_each_entry.3 \
+	doc/man/caslist_for_each_entry_continue.3 \
+	doc/man/caslist_for_each_entry_safe.3

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # test/adopt/cxx-headers.sh - the public headers compile as C++11, 14, 17 and 20
 # with g++ and clang++ (-Wall -Wextra -pedantic -Werror; list.h's macros
-# expanded in C++ code with -Wold-style-cast too), and as C11 with
-# gcc and clang; and the C/C++ layout comparison (test/adopt/abi) agrees across
+# expanded in C++ code with -Wold-style-cast too, and so is the whole
+# inline layer, <caslist/static/*.h>, under CASLIST_INLINE, with and
+# without CASLIST_DEBUG), and as C11 with gcc and clang; and the C/C++ layout comparison (test/adopt/abi) agrees across
 # compiler pairs (gcc + clang++, clang + g++), not only for the configured
 # CC/CXX.  A compiler that is not installed is skipped (TAP).
 set -u
@@ -25,12 +26,34 @@ int main(void)
 SRC
 cp "$tmp/all.c" "$tmp/all.cc"
 # the macros and inline functions of <caslist/list.h>, expanded in C++ code
-# (-Wold-style-cast: a C++ user's warnings must not fire in them)
+# (-Wold-style-cast: a C++ user's warnings must not fire in them); compiled
+# as it is, and in inline mode, where the operations themselves
+# (<caslist/static/*.h>) are compiled in the user's unit
 cat >"$tmp/macros.cc" <<'SRC'
 #include <caslist/caslist.h>
 struct obj { int key; struct caslist_node lru; };
+struct page { struct caslist_fl_node fl; };
 static CASLIST_LIST(lru);
 static struct caslist_list other = CASLIST_LIST_INIT(other);
+int use_ops(struct obj *x, struct page *p);
+int use_ops(struct obj *x, struct page *p)
+{
+	struct caslist_fl fl;
+	struct caslist_batch b;
+	caslist_node_init(&x->lru);
+	caslist_add_head(&lru, &x->lru);
+	caslist_move_head(&other, &x->lru);
+	caslist_batch_init(&b);
+	caslist_batch_move_head(&b, &lru, &x->lru);
+	caslist_batch_flush(&b);
+	caslist_fl_init(&fl, 4);
+	caslist_fl_node_init(&p->fl);
+	caslist_fl_put(&fl, &p->fl);
+	struct caslist_fl_batch fb;
+	int r = caslist_fl_take(&fl, 1, &fb) == 1 && caslist_fl_batch_next(&fb) != nullptr;
+	caslist_fl_destroy(&fl);
+	return r + caslist_touch(&lru, &x->lru) + (caslist_pop_tail(&lru) != nullptr);
+}
 int main()
 {
 	struct obj *o;
@@ -54,11 +77,13 @@ for cxx in g++ clang++; do
 		rc=$?
 		sed 's/^/# /' "$tmp/log" | head -10
 		tap_check $rc "headers compile as $std with $cxx"
-		$cxx -std=$std -Wall -Wextra -pedantic -Wold-style-cast -Werror $inc -fsyntax-only \
-			"$tmp/macros.cc" >"$tmp/log" 2>&1
-		rc=$?
-		sed 's/^/# /' "$tmp/log" | head -10
-		tap_check $rc "list.h's macros and inline functions as $std with $cxx: -Wold-style-cast -Werror"
+		for mode in "" "-DCASLIST_INLINE" "-DCASLIST_INLINE -DCASLIST_DEBUG"; do
+			$cxx -std=$std -Wall -Wextra -pedantic -Wold-style-cast -Werror $mode $inc \
+				-fsyntax-only "$tmp/macros.cc" >"$tmp/log" 2>&1
+			rc=$?
+			sed 's/^/# /' "$tmp/log" | head -10
+			tap_check $rc "list.h's macros and inline functions as $std with $cxx${mode:+ $mode}: -Wold-style-cast -Werror"
+		done
 	done
 done
 for cc in gcc clang; do

@@ -9,7 +9,8 @@
 # each route (plain, inline, tsan against libcaslist-tsan, tsan-inline,
 # asan: C and C++ programs) and run with zero sanitizer reports; ROUTE=tsan
 # with the other compiler family stops in make; `man` finds
-# caslist_move_head(3) and renders it.
+# caslist_move_head(3) and renders it, and CASLIST_ENOENT(3), an alias page
+# (.so), renders CASLIST_OK(3); every page of doc/man is installed.
 set -u
 . "$(dirname "$0")/prologue.sh"
 scratch inst
@@ -58,6 +59,13 @@ for f in "$SRCDIR"/doc/*.md "$SRCDIR"/doc/examples/*.c "$SRCDIR"/doc/examples/*.
 	[ -e "$root$dest" ] || missing="$missing ${f#"$SRCDIR"/}"
 done
 tap_check "$(test -z "$missing"; echo $?)" "every doc/*.md and doc/examples source is installed$missing"
+# Every man page, the alias pages (doc/man/man.mk) among them.
+missing=
+for f in "$SRCDIR"/doc/man/*.3; do
+	[ -e "$root$mandir/man3/${f##*/}" ] || missing="$missing ${f##*/}"
+done
+tap_check "$(test -z "$missing"; echo $?)" \
+	"every page of doc/man is installed ($(ls "$SRCDIR"/doc/man/*.3 | wc -l))$missing"
 
 # The installed examples, built as a user would, from a copy of docdir, by
 # each route of Makefile.example (README: plain, inline, tsan, tsan-inline,
@@ -152,7 +160,16 @@ if command -v man >/dev/null 2>&1; then
 	head -3 "$tmp/man.err" | sed 's/^/# /'
 	tap_check "$(test "$rc" -eq 0 && grep -q 'caslist_move_head' "$tmp/man.txt"; echo $?)" \
 		"man caslist_move_head renders ($(wc -l <"$tmp/man.txt") lines)"
+	# an alias page: ".so man3/CASLIST_OK.3", found from the installed tree
+	MANPAGER=cat LC_ALL=C MANWIDTH=80 man -M "$root$mandir" -P cat CASLIST_ENOENT \
+		>"$tmp/man.txt" 2>"$tmp/man.err"
+	rc=$?
+	head -3 "$tmp/man.err" | sed 's/^/# /'
+	tap_check "$(test "$rc" -eq 0 && test ! -s "$tmp/man.err" &&
+		head -1 "$tmp/man.txt" | grep -q '^CASLIST_OK(3)'; echo $?)" \
+		"man CASLIST_ENOENT renders CASLIST_OK(3) (an alias page)"
 else
+	tap_skip "man not installed (Debian: man-db)"
 	tap_skip "man not installed (Debian: man-db)"
 fi
 tap_done

@@ -14,8 +14,17 @@
 #    related page, and only pages that exist.  Broken copies of real pages
 #    (a section dropped, a summary cut or copied, markup leaked, SEE ALSO
 #    bare) must each be reported: the lint is tested too;
-#  - every page renders without a warning: groff -ww -man, man -l --warnings
-#    and mandoc -T lint -W warning, each where installed.
+#  - every name a page documents (its NAME line, every public macro) has a
+#    page of its own: the page, or an alias page ".so man3/PAGE.3"
+#    (tools/gen-man writes one per other name of @defines and @aliases) that
+#    names an existing page listing the alias in its NAME; the alias lint is
+#    tested too (a dangling alias, a name without a page);
+#  - every page renders without a warning, from a man tree (man3/) as
+#    installed, where an alias's .so finds its page: groff -ww -man,
+#    man -l --warnings and mandoc -T lint -W warning (less its note that
+#    .so is fragile), each where installed; each alias renders its page's
+#    title with man -l, and `man -M TREE ALIAS` finds it as `man` would
+#    after make install.
 set -u
 . "$(dirname "$0")/../adopt/prologue.sh"
 scratch man
@@ -58,10 +67,51 @@ done
 tap_check "$(test -z "$missing"; echo $?)" \
 	"every public macro is on a page$missing"
 
+# is_alias PAGE: the page is an alias (".so man3/X.3")
+is_alias() { head -c 4 "$1" | grep -q '^\.so '; }
+# alias_lint DIR: one line per problem with the alias pages and the names
+# of DIR; nothing if every name a page documents has a page of its own.
+alias_lint() {
+	for p in "$1"/*.3; do
+		base=${p##*/}
+		if is_alias "$p"; then
+			t=$(sed -n '1s|^\.so man3/\([A-Za-z_0-9]*\)\.3$|\1|p' "$p")
+			if [ "$(wc -l <"$p")" -ne 1 ] || [ -z "$t" ]; then
+				echo "$base: an alias page is one line \".so man3/PAGE.3\""
+			elif [ ! -f "$1/$t.3" ]; then
+				echo "$base: .so names $t.3, which does not exist"
+			elif is_alias "$1/$t.3"; then
+				echo "$base: .so names $t.3, which is an alias itself"
+			elif ! sed -n '/^\.SH NAME/{n;p;}' "$1/$t.3" | sed 's/ \\- .*//' |
+				tr -d ' ' | tr ',' '\n' | grep -qx "${base%.3}"; then
+				echo "$base: $t.3's NAME does not list ${base%.3}"
+			fi
+			continue
+		fi
+		for n in $(sed -n '/^\.SH NAME/{n;p;}' "$p" | sed 's/ \\- .*//' | tr -d ' ' | tr ',' ' '); do
+			[ -f "$1/$n.3" ] || echo "$base: NAME lists $n, which has no page ($n.3)"
+		done
+	done
+}
+alias_lint "$mandir" >"$tmp/alias"
+sed 's/^/# /' "$tmp/alias" | head -20
+aliases=$(for p in "$mandir"/*.3; do is_alias "$p" && echo "$p"; done | wc -l)
+tap_check "$(test ! -s "$tmp/alias"; echo $?)" \
+	"every name on a NAME line has a page of its own; $aliases alias pages name a page that lists them"
+missing=
+for m in $({ cat "$tmp/macros"; echo CASLIST_TOUCH_GONE CASLIST_ENOENT caslist_for_each_entry; } |
+	tr ' ' '\n' | sort -u); do
+	grep -q "^#define $m caslist__" "$SRCDIR/include/caslist/list.h" && continue
+	[ -f "$mandir/$m.3" ] || missing="$missing $m"
+done
+tap_check "$(test -z "$missing"; echo $?)" \
+	"every public macro has a page of its own (man CASLIST_ENOENT works)$missing"
+
 # man_lint DIR: one line per problem in DIR/*.3 ("PAGE: what"); nothing if
 # every page is complete.  Pages are man(7) source as tools/gen-man writes.
 man_lint() {
 	for p in "$1"/*.3; do
+		is_alias "$p" && continue
 		awk -v page="${p##*/}" '
 		/^\.SH / {
 			sec = substr($0, 5); gsub(/"/, "", sec)
@@ -181,14 +231,32 @@ fresh
 sed -i '/^\.SH SEE ALSO/,${/^\.BR/d}' "$tmp/bad/caslist_del.3"
 printf '.BR caslist (3)\n' >>"$tmp/bad/caslist_del.3"
 lint_catches "a SEE ALSO naming no related call" 'caslist_del.3: SEE ALSO names no related page'
+alias_catches() { # $1 = label, $2 = grep pattern the report must match
+	alias_lint "$tmp/bad" >"$tmp/badalias"
+	grep -q "$2" "$tmp/badalias"
+	tap_check $? "the alias lint catches $1" "$(cat "$tmp/badalias")"
+}
+fresh
+rm -f "$tmp/bad/CASLIST_TOUCH_GONE.3"
+alias_catches "a name without a page" 'CASLIST_OK.3: NAME lists CASLIST_TOUCH_GONE, which has no page'
+fresh
+echo '.so man3/CASLIST_NOPE.3' >"$tmp/bad/CASLIST_ENOENT.3"
+alias_catches "an alias whose page does not exist" 'CASLIST_ENOENT.3: .so names CASLIST_NOPE.3'
+fresh
+echo '.so man3/caslist_del.3' >"$tmp/bad/CASLIST_ENOENT.3"
+alias_catches "an alias to a page that does not list it" "CASLIST_ENOENT.3: caslist_del.3's NAME does not list"
 
 pages=$(ls "$mandir"/*.3 | wc -l)
-check_all() { # $1 = label; the command reads the page from "$p"
+# The pages in a man tree, as make install lays them out: an alias's
+# ".so man3/X.3" is found from the top of the tree, the working directory
+# of every renderer below.
+mkdir -p "$tmp/tree/man3" && cp "$mandir"/*.3 "$tmp/tree/man3/"
+check_all() { # $1 = label; the command reads the page from "$p" (man3/NAME.3)
 	label=$1
 	shift
 	bad=
-	for p in "$mandir"/*.3; do
-		"$@" "$p" >/dev/null 2>"$tmp/err"
+	for p in "$tmp"/tree/man3/*.3; do
+		(cd "$tmp/tree" && "$@" "man3/${p##*/}") >/dev/null 2>"$tmp/err"
 		if [ $? -ne 0 ] || [ -s "$tmp/err" ]; then
 			bad="$bad ${p##*/}"
 			head -3 "$tmp/err" | sed "s|^|# ${p##*/}: |"
@@ -204,11 +272,35 @@ fi
 if command -v man >/dev/null 2>&1; then
 	man_l() { LC_ALL=C MANWIDTH=80 man --warnings -l -P cat "$1"; }
 	check_all "man --warnings -l" man_l
+	# each alias shows its page (the title line names it), by man -l in
+	# the tree and by man -M TREE NAME, as after make install
+	bad=
+	for p in "$tmp"/tree/man3/*.3; do
+		is_alias "$p" || continue
+		a=${p##*/}
+		a=${a%.3}
+		t=$(sed -n 's|^\.so man3/\(.*\)\.3$|\1|p' "$p" | tr '[:lower:]' '[:upper:]')
+		(cd "$tmp/tree" && man_l "man3/$a.3") 2>"$tmp/err" | head -1 >"$tmp/title"
+		MANPAGER=cat LC_ALL=C MANWIDTH=80 man -M "$tmp/tree" -P cat "$a" 2>>"$tmp/err" |
+			head -1 >>"$tmp/title"
+		if [ -s "$tmp/err" ] || [ "$(grep -c "^$t(3) " "$tmp/title")" -ne 2 ]; then
+			bad="$bad $a"
+			head -3 "$tmp/err" "$tmp/title" | sed "s|^|# $a: |"
+		fi
+	done
+	tap_check "$(test -z "$bad"; echo $?)" \
+		"each of the $aliases alias pages shows its page: man -l, man -M <tree>$bad"
 else
 	tap_skip "man not installed (Debian: man-db)"
 fi
 if command -v mandoc >/dev/null 2>&1; then
-	check_all "mandoc -T lint -W warning" mandoc -T lint -W warning
+	# less the style note on every .so ("fragile, better use ln(1)"): the
+	# alias pages are .so links on purpose, as the Linux man-pages are
+	mandoc_lint() {
+		mandoc -T lint -W warning "$1" 2>&1 | grep -v 'WARNING: \.so is fragile' >&2
+		return 0
+	}
+	check_all "mandoc -T lint -W warning" mandoc_lint
 else
 	tap_skip "mandoc not installed (Debian: mandoc)"
 fi

@@ -83,6 +83,36 @@ static void add_near_linked(void)
 	caslist_add_near(&a, &b);
 }
 
+/* A node whose memory was never initialised: malloc'd memory holds
+ * whatever was there.  Filled with 0xa5 its next word looks locked and
+ * its prev word like a node's (the add said "already linked"); with 0xbe
+ * its prev word has the head flag (the add said "a list's head").
+ * Neither is a state the list writes: both name the missing init. */
+static struct caslist_node g;
+
+static void add_garbage_a5(void)
+{
+	memset(&g, 0xa5, sizeof(g));
+	caslist_add_head(&L, &g);
+}
+
+static void add_tail_garbage_be(void)
+{
+	memset(&g, 0xbe, sizeof(g));
+	caslist_add_tail(&L, &g);
+}
+
+/* Allowed: zeroed memory is FRESH (caslist_node_init(3)), so adding a
+ * zeroed node that was never caslist_node_init'ed is not misuse. */
+static void add_zeroed(void)
+{
+	memset(&g, 0, sizeof(g));
+	caslist_add_head(&L, &g);
+	if (caslist_check(&L, 10, NULL) != 0 || !caslist_node_linked(&g) ||
+	    caslist_pop_head(&L) != &g)
+		fprintf(stderr, "a zeroed node was not added\n");
+}
+
 static struct caslist_list Z;	/* zeroed, never caslist_init'ed */
 
 static void add_uninit_list(void)
@@ -651,14 +681,20 @@ static int sites_covered(void)
 int main(void)
 {
 	/* lib/list.c caslist_lk_check_addable, once per operation that calls it (every build) */
-	tap_ok(aborts(add_linked, "caslist_add_head", &a, "already linked"),
+	tap_ok(aborts(add_linked, "caslist_add_head", &a, "node is already linked"),
 	       "add_head of a linked node aborts");
-	tap_ok(aborts(add_tail_linked, "caslist_add_tail", &a, "already linked"),
+	tap_ok(aborts(add_tail_linked, "caslist_add_tail", &a, "node is already linked"),
 	       "add_tail of a linked node aborts");
-	tap_ok(aborts(add_after_linked, "caslist_add_after", &b, "already linked"),
+	tap_ok(aborts(add_after_linked, "caslist_add_after", &b, "node is already linked"),
 	       "add_after of a linked node aborts");
-	tap_ok(aborts(add_near_linked, "caslist_add_near", &b, "already linked"),
+	tap_ok(aborts(add_near_linked, "caslist_add_near", &b, "node is already linked"),
 	       "add_near of a node linked on another list aborts");
+	/* a node never initialised (every build): the message names it */
+	tap_ok(aborts(add_garbage_a5, "caslist_add_head", &g, "node is not initialised"),
+	       "add_head of a node filled with 0xa5 (never initialised) aborts naming it");
+	tap_ok(aborts(add_tail_garbage_be, "caslist_add_tail", &g, "node is not initialised"),
+	       "add_tail of a node filled with 0xbe (never initialised) aborts naming it");
+	tap_ok(runs_clean(add_zeroed), "add_head of a zeroed node (FRESH) runs clean");
 	/* a list never initialised (every build) */
 	tap_ok(aborts(add_uninit_list, "caslist_add_head", &Z.head, "not initialised"),
 	       "add_head on a list never caslist_init'ed aborts");

@@ -39,50 +39,64 @@ enum caslist_lk_memory_order {
 	memory_order_seq_cst = __ATOMIC_SEQ_CST
 };
 
+/* The value argument's type is T, not deduced from the argument: the
+ * argument converts to T implicitly, as in C's generic functions (NULL
+ * to a pointer word, 0 to an integer one), with no cast to warn about
+ * under -Wold-style-cast. */
+template <class T> struct caslist_lk_arg {
+	typedef T type;
+};
+
 template <class T>
 static inline T atomic_load_explicit(const T *p, caslist_lk_memory_order mo)
 {
 	return __atomic_load_n(p, mo);
 }
 
-template <class T, class U>
-static inline void atomic_store_explicit(T *p, U v, caslist_lk_memory_order mo)
+template <class T>
+static inline void atomic_store_explicit(T *p, typename caslist_lk_arg<T>::type v,
+					 caslist_lk_memory_order mo)
 {
-	__atomic_store_n(p, (T)(v), mo);
+	__atomic_store_n(p, v, mo);
 }
 
-template <class T, class U>
-static inline bool atomic_compare_exchange_strong_explicit(T *p, T *expected, U desired,
+template <class T>
+static inline bool atomic_compare_exchange_strong_explicit(T *p, T *expected,
+							   typename caslist_lk_arg<T>::type desired,
 							   caslist_lk_memory_order ok,
 							   caslist_lk_memory_order fail)
 {
-	return __atomic_compare_exchange_n(p, expected, (T)(desired), false, ok, fail);
+	return __atomic_compare_exchange_n(p, expected, desired, false, ok, fail);
 }
 
-template <class T, class U>
-static inline bool atomic_compare_exchange_weak_explicit(T *p, T *expected, U desired,
+template <class T>
+static inline bool atomic_compare_exchange_weak_explicit(T *p, T *expected,
+							 typename caslist_lk_arg<T>::type desired,
 							 caslist_lk_memory_order ok,
 							 caslist_lk_memory_order fail)
 {
-	return __atomic_compare_exchange_n(p, expected, (T)(desired), true, ok, fail);
+	return __atomic_compare_exchange_n(p, expected, desired, true, ok, fail);
 }
 
-template <class T, class U>
-static inline T atomic_exchange_explicit(T *p, U v, caslist_lk_memory_order mo)
+template <class T>
+static inline T atomic_exchange_explicit(T *p, typename caslist_lk_arg<T>::type v,
+					 caslist_lk_memory_order mo)
 {
-	return __atomic_exchange_n(p, (T)(v), mo);
+	return __atomic_exchange_n(p, v, mo);
 }
 
-template <class T, class U>
-static inline T atomic_fetch_add_explicit(T *p, U v, caslist_lk_memory_order mo)
+template <class T>
+static inline T atomic_fetch_add_explicit(T *p, typename caslist_lk_arg<T>::type v,
+					  caslist_lk_memory_order mo)
 {
-	return __atomic_fetch_add(p, (T)(v), mo);
+	return __atomic_fetch_add(p, v, mo);
 }
 
-template <class T, class U>
-static inline T atomic_fetch_sub_explicit(T *p, U v, caslist_lk_memory_order mo)
+template <class T>
+static inline T atomic_fetch_sub_explicit(T *p, typename caslist_lk_arg<T>::type v,
+					  caslist_lk_memory_order mo)
 {
-	return __atomic_fetch_sub(p, (T)(v), mo);
+	return __atomic_fetch_sub(p, v, mo);
 }
 } /* namespace caslist_lk_cxx */
 #else

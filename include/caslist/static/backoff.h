@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include <caslist/list.h>
 #include "atomic.h"
 
 CASLIST_LK_BEGIN
@@ -96,7 +97,8 @@ static inline unsigned long long caslist_lk_backoff_now_ns(void)
 	 * watch's seconds. */
 	timespec_get(&ts, TIME_UTC);
 #endif
-	return (unsigned long long)ts.tv_sec * 1000000000u + (unsigned long long)ts.tv_nsec;
+	return CASLIST_LK_ICAST(unsigned long long, ts.tv_sec) * 1000000000u +
+	       CASLIST_LK_ICAST(unsigned long long, ts.tv_nsec);
 }
 
 /*

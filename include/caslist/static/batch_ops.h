@@ -26,7 +26,7 @@ static inline void caslist__batch_init(struct caslist_batch *b)
 /* The batch word of b: its address with CASLIST_LK_BATCH_TAG (b is at least 4-aligned). */
 static inline uintptr_t caslist_lk_batch_word(const struct caslist_batch *b)
 {
-	return (uintptr_t)b | CASLIST_LK_BATCH_TAG;
+	return CASLIST_LK_PCAST(uintptr_t, b) | CASLIST_LK_BATCH_TAG;
 }
 
 static inline void caslist__batch_flush(struct caslist_batch *b);

@@ -53,7 +53,7 @@ static inline void caslist_lk_cl_pool_init(struct caslist_fl *fl)
  */
 static inline struct caslist_cluster *caslist_lk_cl_grow(struct caslist_fl *fl)
 {
-	struct caslist_lk_slab *s = (struct caslist_lk_slab *)calloc(1, sizeof(*s));
+	struct caslist_lk_slab *s = CASLIST_LK_VCAST(struct caslist_lk_slab *, calloc(1, sizeof(*s)));
 	void *head;
 
 
@@ -74,7 +74,7 @@ static inline struct caslist_cluster *caslist_lk_cl_grow(struct caslist_fl *fl)
 	 * it runs quiescent, after the joins that order every grow before it. */
 	head = atomic_load_explicit(&fl->slabs, memory_order_relaxed);
 	do
-		s->next = (struct caslist_lk_slab *)head;
+		s->next = CASLIST_LK_VCAST(struct caslist_lk_slab *, head);
 	while (!atomic_compare_exchange_weak_explicit(&fl->slabs, &head, s, memory_order_relaxed,
 						      memory_order_relaxed));
 	/* Relaxed: a statistic for caslist_fl_check (quiescent). */
@@ -121,7 +121,8 @@ static inline void caslist_lk_cl_pool_destroy(struct caslist_fl *fl)
 	/* Relaxed (G2): quiescent by contract; the caller's joins order the
 	 * pushes before this. */
 	struct caslist_lk_slab *s =
-		(struct caslist_lk_slab *)atomic_load_explicit(&fl->slabs, memory_order_relaxed);
+		CASLIST_LK_VCAST(struct caslist_lk_slab *,
+			 atomic_load_explicit(&fl->slabs, memory_order_relaxed));
 
 	while (s != NULL) {
 		struct caslist_lk_slab *next = s->next;

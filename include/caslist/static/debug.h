@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include <caslist/export.h>
+#include <caslist/list.h>
 #include "atomic.h"
 
 CASLIST_LK_BEGIN
@@ -89,7 +90,7 @@ CASLIST_LK_C_END
 
 static inline struct caslist_lk_holder *caslist_lk_slot(const void *link)
 {
-	uintptr_t a = (uintptr_t)link;
+	uintptr_t a = CASLIST_LK_PCAST(uintptr_t, link);
 
 	return &caslist_lk_holders[((a >> 4) ^ (a >> 14)) % CASLIST_LK_HOLDER_SLOTS];
 }
@@ -104,7 +105,7 @@ static inline void caslist_lk_note_lock(const void *link, const char *op)
 		struct caslist_lk_holder *h = caslist_lk_slot(link);
 
 		atomic_store_explicit(&h->op, op, memory_order_relaxed);
-		atomic_store_explicit(&h->link, (uintptr_t)link, memory_order_relaxed);
+		atomic_store_explicit(&h->link, CASLIST_LK_PCAST(uintptr_t, link), memory_order_relaxed);
 	}
 	(void)link;
 	(void)op;

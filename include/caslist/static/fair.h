@@ -71,18 +71,18 @@ struct caslist_lk_fair {
 static inline struct caslist_list *caslist_lk_list_of_head(struct caslist_node *h)
 {
 	/* The head is the list's first member. */
-	return (struct caslist_list *)(void *)h;
+	return CASLIST_LK_VCAST(struct caslist_list *, CASLIST_LK_VCAST(void *, h));
 }
 
 static inline unsigned caslist_lk_fair_now_us(void)
 {
-	return (unsigned)(caslist_lk_backoff_now_ns() / 1000u);
+	return CASLIST_LK_ICAST(unsigned, caslist_lk_backoff_now_ns() / 1000u);
 }
 
 /* Has ticket T been served?  (Tickets wrap: compare by difference.) */
 static inline bool caslist_lk_fair_passed(uint32_t served, uint32_t t)
 {
-	return (int32_t)(served - t) > 0;
+	return CASLIST_LK_ICAST(int32_t, served - t) > 0;
 }
 
 /*
@@ -178,7 +178,7 @@ static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_l
 	if (b->fair == CASLIST_LK_FAIR_NONE) {
 		b->fair = CASLIST_LK_FAIR_TIMING;
 		fw->t0_us = now;
-	} else if (caslist_lk_fair_late(now - fw->t0_us, (unsigned)CASLIST_FAIR_US)) {
+	} else if (caslist_lk_fair_late(now - fw->t0_us, CASLIST_LK_ICAST(unsigned, CASLIST_FAIR_US))) {
 		fw->ticket = caslist_lk_fair_take(l, op);
 		b->fair = CASLIST_LK_FAIR_TURN;
 		b->spins = CASLIST_LK_BACKOFF_MIN;

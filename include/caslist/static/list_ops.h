@@ -26,7 +26,43 @@ CASLIST_LK_BEGIN
  * without -Wcast-qual noise in the user's build (inline mode). */
 static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list *l)
 {
-	return (struct caslist_node *)(uintptr_t)&l->head;
+	return CASLIST_LK_UNCONST(struct caslist_node *, &l->head);
+}
+
+/*
+ * caslist_lk_unaddable_why - the message of an add that
+ * caslist_lk_check_addable refused, evaluated only on the branch that
+ * aborts (it loads the words again).  Inline, not a call: a call there
+ * changes the fast path's register allocation (tools/icount).
+ *
+ * The words the protocol writes (word.h) are: next 0, POISON, CLAIMED,
+ * or the address of a node, a head or a batch (aligned as a pointer,
+ * past the first page) with at most one of the lock bit and the batch
+ * tag; prev 0, POISON_PREV, or a node's address, with the head flag in a
+ * head's own.  Words outside these were never written by the list: the
+ * node's memory was never initialised (malloc'd, or reused from another
+ * object), which "already linked" alone would hide.  Garbage that
+ * happens to look like a state is reported as linked (or as a head).
+ * Relaxed: a snapshot for the message only.
+ */
+static inline const char *
+caslist_lk_unaddable_why(const struct caslist_node *n)
+{
+	const uintptr_t low = sizeof(uintptr_t) - 1; /* no address has these bits */
+	const uintptr_t tags = CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG;
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
+	uintptr_t s = v & ~tags, p = pv & ~CASLIST_LK_HEAD_FLAG;
+	bool next_ok = v == 0 || v == CASLIST_POISON_NEXT || v == CASLIST_LK_CLAIMED ||
+		       ((v & tags) != tags && s >= 4096 && (s & low) == 0);
+	bool prev_ok = pv == 0 || pv == CASLIST_POISON_PREV || (p >= 4096 && (p & low) == 0);
+
+	if (!next_ok || !prev_ok)
+		return "node is not initialised (caslist_node_init, or zeroed memory) or already "
+		       "linked";
+	/* a head is always linked, so it fails the check too: named as such */
+	return caslist_lk_prev_is_head(pv) ? CASLIST_LK_IS_HEAD
+					   : "node is already linked (or queued in a batch)";
 }
 
 /*
@@ -35,17 +71,17 @@ static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list 
  * relaxed load of a word the insert writes a moment later (step 1), so
  * the line is ours anyway.  Relaxed: a snapshot that only decides whether
  * to abort.  Two threads racing to add one unlinked node both pass it:
- * that race is what caslist_touch exists for.
+ * that race is what caslist_touch exists for.  Zeroed memory passes (0 is
+ * FRESH); memory never initialised at all fails unless its next word
+ * happens to be 0 or POISON, and the message says which it looks like.
  */
 static inline void caslist_lk_check_addable(const struct caslist_node *n, const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 
-	/* The message is picked only once the check failed: a head (always
-	 * linked, so it fails here too) is named as such. */
+	/* The message is picked only once the check failed. */
 	CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n,
-			caslist_lk_is_head(n) ? CASLIST_LK_IS_HEAD
-					      : "node is already linked (or queued in a batch)");
+			caslist_lk_unaddable_why(n));
 }
 
 /* A list whose head was never caslist_init'ed (next 0): abort instead of

@@ -163,7 +163,7 @@ static inline void caslist_lk_prefetch_vals(const struct caslist_node *x, uintpt
 	 * (every build). */
 	CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x, CASLIST_LK_IS_HEAD);
 	caslist_lk_prefetch_w(caslist_lk_node_of(v));
-	caslist_lk_prefetch_w((const void *)(pv & ~CASLIST_LK_HEAD_FLAG));
+	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, pv & ~CASLIST_LK_HEAD_FLAG));
 }
 
 /* The same from x's words: batch_move_head_n's look-ahead. */
@@ -200,7 +200,7 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_prefetch(struct caslist_nod
 		if (__builtin_expect(caslist_lk_cas_lock(x, seen, v | CASLIST_LK_LOCK, op), 1)) {
 			if (v == 0)	/* free: never; tells the compiler */
 				__builtin_unreachable();
-			return (struct caslist_node *)v;
+			return CASLIST_LK_PCAST(struct caslist_node *, v);
 		}
 	} else if (!caslist_lk_w_unlinked(v)) {
 		caslist_lk_prefetch_vals(x, v, pv, op);
@@ -249,7 +249,8 @@ static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_nod
 {
 	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
 
-	return (struct caslist_node *)(caslist_lk_prev_is_head(v) ? v & ~CASLIST_LK_HEAD_FLAG : v);
+	return CASLIST_LK_PCAST(struct caslist_node *,
+				caslist_lk_prev_is_head(v) ? v & ~CASLIST_LK_HEAD_FLAG : v);
 }
 
 static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
@@ -342,7 +343,7 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node
 		caslist_lk_backoff_heat_cool();
 		if (v == 0)	/* free: never; tells the compiler */
 			__builtin_unreachable();
-		return (struct caslist_node *)v;
+		return CASLIST_LK_PCAST(struct caslist_node *, v);
 	}
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;

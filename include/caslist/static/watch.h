@@ -50,7 +50,7 @@ static inline void caslist_lk_backoff_watch(struct caslist_lk_backoff *b, const 
 	} else if (!caslist_lk_backoff_ws.told &&
 		   now - caslist_lk_backoff_ws.t0_ms > caslist_lk_stuck_ms()) {
 		caslist_lk_backoff_ws.told = true;
-		caslist_lk_stuck(link, op, (unsigned long)(now - caslist_lk_backoff_ws.t0_ms));
+		caslist_lk_stuck(link, op, CASLIST_LK_ICAST(unsigned long, now - caslist_lk_backoff_ws.t0_ms));
 	}
 }
 

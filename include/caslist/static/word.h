@@ -32,12 +32,15 @@
 
 CASLIST_LK_BEGIN
 
-#define CASLIST_LK_LOCK ((uintptr_t)1)
+#define CASLIST_LK_LOCK CASLIST_LK_ICAST(uintptr_t, 1)
 
-static inline uintptr_t caslist_lk_w_of(const struct caslist_node *n) { return (uintptr_t)n; }
+static inline uintptr_t caslist_lk_w_of(const struct caslist_node *n)
+{
+	return CASLIST_LK_PCAST(uintptr_t, n);
+}
 static inline struct caslist_node *caslist_lk_node_of(uintptr_t w)
 {
-	return (struct caslist_node *)(w & ~CASLIST_LK_LOCK);
+	return CASLIST_LK_PCAST(struct caslist_node *, w & ~CASLIST_LK_LOCK);
 }
 static inline bool caslist_lk_w_locked(uintptr_t w) { return (w & CASLIST_LK_LOCK) != 0; }
 /*
@@ -47,7 +50,7 @@ static inline bool caslist_lk_w_locked(uintptr_t w) { return (w & CASLIST_LK_LOC
  * misuse.  It is why batched nodes, unlike chain nodes, may be targeted by
  * any thread while they wait in a batch.
  */
-#define CASLIST_LK_BATCH_TAG ((uintptr_t)2)
+#define CASLIST_LK_BATCH_TAG CASLIST_LK_ICAST(uintptr_t, 2)
 static inline bool caslist_lk_w_batched(uintptr_t w)
 {
 	return (w & (CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG)) == CASLIST_LK_BATCH_TAG;
@@ -83,7 +86,7 @@ static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_
  * node became another list's tail.  POISON_PREV also has bit 1 set, so it
  * is excluded explicitly.
  */
-#define CASLIST_LK_HEAD_FLAG ((uintptr_t)2)
+#define CASLIST_LK_HEAD_FLAG CASLIST_LK_ICAST(uintptr_t, 2)
 
 /* The one message for a list that was never initialised (every check). */
 #define CASLIST_LK_NOT_INIT "list is not initialised (caslist_init or CASLIST_LIST_INIT)"
