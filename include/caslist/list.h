@@ -109,25 +109,8 @@ extern "C" {
 #define CASLIST_ATOMIC(type) _Atomic(type)
 #endif
 
-/* The casts of the public headers' inline functions and macros, and of
- * the inline layer (the static/ headers): C's in C, the named casts in
- * C++, so that a C++ user's -Wold-style-cast stays quiet, in inline mode
- * too (test/adopt/cxx-headers.sh).  PCAST: a pointer to or from an
- * integer; ICAST: between integers; VCAST: from void * to an object
- * pointer, or to void *; UNCONST: a const pointer to a writable one (in C
- * through uintptr_t, which -Wcast-qual accepts).  In C each is the plain
- * cast it replaced: the compiled code is the same. */
-#ifdef __cplusplus
-#define CASLIST_LK_PCAST(type, v) reinterpret_cast<type>(v)
-#define CASLIST_LK_ICAST(type, v) static_cast<type>(v)
-#define CASLIST_LK_VCAST(type, v) static_cast<type>(v)
-#define CASLIST_LK_UNCONST(type, v) const_cast<type>(v)
-#else
-#define CASLIST_LK_PCAST(type, v) ((type)(v))
-#define CASLIST_LK_ICAST(type, v) ((type)(v))
-#define CASLIST_LK_VCAST(type, v) ((type)(v))
-#define CASLIST_LK_UNCONST(type, v) ((type)(uintptr_t)(v))
-#endif
+/* The casts (CASLIST_LK_PCAST and the others): <caslist/static/cast.h>. */
+#include <caslist/static/cast.h>
 
 /* A list node, embedded in the user's object (intrusive, like list_head). */
 struct caslist_node {

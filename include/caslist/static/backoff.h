@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include <caslist/list.h>
+#include "cast.h"
 #include "atomic.h"
 
 CASLIST_LK_BEGIN

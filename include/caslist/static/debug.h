@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include <caslist/export.h>
-#include <caslist/list.h>
+#include "cast.h"
 #include "atomic.h"
 
 CASLIST_LK_BEGIN
