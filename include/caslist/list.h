@@ -84,6 +84,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The casts (CASLIST_LK_PCAST and the others): <caslist/static/cast.h>. */
+#include <caslist/static/cast.h>
+
 #include <caslist/export.h>
 
 /*
@@ -109,8 +112,6 @@ extern "C" {
 #define CASLIST_ATOMIC(type) _Atomic(type)
 #endif
 
-/* The casts (CASLIST_LK_PCAST and the others): <caslist/static/cast.h>. */
-#include <caslist/static/cast.h>
 
 /* A list node, embedded in the user's object (intrusive, like list_head). */
 struct caslist_node {
