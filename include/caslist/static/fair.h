@@ -31,7 +31,8 @@
  * (a touch's claimed node, a cut's last link, a flush's chain) could be
  * waited for by the ticket's holder, which waits for it: a deadlock.
  * Those waits use caslist_lk_lock_head_held and neither defer nor take
- * tickets.  Waits on links other than a head's are not in the queue.
+ * tickets.  pop_tail takes part as a head operation (its retries hold
+ * nothing); waits on other links (interior del, add_tail) are not queued.
  */
 #ifndef CASLIST_STATIC_FAIR_H
 #define CASLIST_STATIC_FAIR_H
