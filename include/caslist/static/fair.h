@@ -161,25 +161,29 @@ caslist_lk_fair_take(struct caslist_list *l, const char *op)
 /*
  * One round of a wait, by an operation that takes L(head) of L holding
  * nothing while it waits (move_head's retry, caslist_lk_lock_head): the
- * policy and the watch on LINK (caslist_lk_backoff_wait), then the
- * ticket's clock: started on the first round; past CASLIST_FAIR_US, a
- * ticket and its turn.  Then the wait goes on from a small budget: every
- * operation that starts from now on defers to us.
+ * ticket's clock, started before the first round and set back by this
+ * thread's run of lost waits (heat.h); the policy and the watch on LINK
+ * (caslist_lk_backoff_wait); then, past CASLIST_FAIR_US, a ticket and its
+ * turn.  Then the wait goes on from a small budget: every operation that
+ * starts from now on defers to us.
  */
 static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_lk_backoff *b,
 					struct caslist_lk_fair *fw, const void *link,
 					const char *op)
 {
-	unsigned now;
-
+	if (b->fair == CASLIST_LK_FAIR_NONE) {
+		/* The clock counts this thread's run of lost waits (heat.h)
+		 * and this first round: a thread that gets one operation
+		 * through after each long round is starved as much as one
+		 * whose single operation waits as long. */
+		b->fair = CASLIST_LK_FAIR_TIMING;
+		fw->t0_us = caslist_lk_fair_now_us() - caslist_lk_fair_lost_us;
+	}
 	caslist_lk_backoff_wait(b, link, op);
 	if (b->fair == CASLIST_LK_FAIR_TURN)
 		return;
-	now = caslist_lk_fair_now_us();
-	if (b->fair == CASLIST_LK_FAIR_NONE) {
-		b->fair = CASLIST_LK_FAIR_TIMING;
-		fw->t0_us = now;
-	} else if (caslist_lk_fair_late(now - fw->t0_us, CASLIST_LK_ICAST(unsigned, CASLIST_FAIR_US))) {
+	if (caslist_lk_fair_late(caslist_lk_fair_now_us() - fw->t0_us,
+				 CASLIST_LK_ICAST(unsigned, CASLIST_FAIR_US))) {
 		fw->ticket = caslist_lk_fair_take(l, op);
 		b->fair = CASLIST_LK_FAIR_TURN;
 		b->spins = CASLIST_LK_BACKOFF_MIN;
@@ -197,20 +201,41 @@ caslist_lk_fair_serve(struct caslist_list *l, uint32_t t)
 	 * only grow (mod 2^32) and a late reader waits longer, never less. */
 	atomic_store_explicit(&l->want_served, t + 1, memory_order_relaxed);
 	caslist_lk_backoff_heat = 0;	/* the streak is ours now */
+	caslist_lk_fair_lost_us = 0;	/* and the run of losses is over */
+}
+
+/*
+ * Cold part of caslist_lk_fair_done: the operation waited.  With a ticket:
+ * served.  Without: it lost for (now - t0) in all, counting the run of
+ * lost waits before it, and the next wait of this thread goes on from
+ * there.  The heat is made non-zero, so that the next acquisition without
+ * a wait resets the loss (heat.h, caslist_lk_backoff_heat_cool).
+ */
+static __attribute__((noinline, cold, unused)) void
+caslist_lk_fair_end(struct caslist_list *l, struct caslist_lk_backoff *b,
+		    const struct caslist_lk_fair *fw)
+{
+	if (b->fair == CASLIST_LK_FAIR_TURN) {
+		caslist_lk_fair_serve(l, fw->ticket);
+	} else {
+		caslist_lk_fair_lost_us = caslist_lk_fair_now_us() - fw->t0_us;
+		if (caslist_lk_backoff_heat == 0)
+			caslist_lk_backoff_heat = 1;
+	}
+	b->fair = CASLIST_LK_FAIR_NONE;
 }
 
 /*
  * The operation that waited with B has the head (or ends without it:
  * move_head's ENOENT and "already first"): if it held a ticket, the
- * ticket is served.  A test of a word of B on the fast path.
+ * ticket is served; if it waited without one, its loss is carried to
+ * this thread's next wait.  A test of a word of B on the fast path.
  */
 static inline void caslist_lk_fair_done(struct caslist_list *l, struct caslist_lk_backoff *b,
 					const struct caslist_lk_fair *fw)
 {
-	if (__builtin_expect(b->fair == CASLIST_LK_FAIR_TURN, 0)) {
-		caslist_lk_fair_serve(l, fw->ticket);
-		b->fair = CASLIST_LK_FAIR_NONE;
-	}
+	if (__builtin_expect(b->fair != CASLIST_LK_FAIR_NONE, 0))
+		caslist_lk_fair_end(l, b, fw);
 }
 
 CASLIST_LK_END
