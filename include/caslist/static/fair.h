@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * <caslist/static/fair.h> - bounded bypass at a list's head: a thread that
- * has waited for a head longer than CASLIST_FAIR_US takes a ticket, and
- * every operation on that head that starts after the ticket waits until
- * the ticket's holder has had the head.
+ * has lost head waits for longer than CASLIST_FAIR_US (in one operation,
+ * or in a run of operations that each had to wait: heat.h's
+ * caslist_lk_fair_lost_us) takes a ticket, and every operation on that
+ * head that starts after the ticket waits until the ticket's holder has
+ * had the head.
  *
  * Why: the wait policy (backoff.h, heat.h) makes a loser park for long so
  * that the winner runs a streak on lines it already holds; that is where
