@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * <caslist/static/fair.h> - bounded bypass at a list's head: a thread that
- * has waited for a head longer than CASLIST_FAIR_US takes a ticket, and
- * every operation on that head that starts after the ticket waits until
- * the ticket's holder has had the head.
+ * has lost head waits for longer than CASLIST_FAIR_US (in one operation,
+ * or in a run of operations that each had to wait: heat.h's
+ * caslist_lk_fair_lost_us) takes a ticket, and every operation on that
+ * head that starts after the ticket waits until the ticket's holder has
+ * had the head.
  *
  * Why: the wait policy (backoff.h, heat.h) makes a loser park for long so
  * that the winner runs a streak on lines it already holds; that is where
@@ -31,7 +33,8 @@
  * (a touch's claimed node, a cut's last link, a flush's chain) could be
  * waited for by the ticket's holder, which waits for it: a deadlock.
  * Those waits use caslist_lk_lock_head_held and neither defer nor take
- * tickets.  Waits on links other than a head's are not in the queue.
+ * tickets.  pop_tail takes part as a head operation (its retries hold
+ * nothing); waits on other links (interior del, add_tail) are not queued.
  */
 #ifndef CASLIST_STATIC_FAIR_H
 #define CASLIST_STATIC_FAIR_H
@@ -160,25 +163,29 @@ caslist_lk_fair_take(struct caslist_list *l, const char *op)
 /*
  * One round of a wait, by an operation that takes L(head) of L holding
  * nothing while it waits (move_head's retry, caslist_lk_lock_head): the
- * policy and the watch on LINK (caslist_lk_backoff_wait), then the
- * ticket's clock: started on the first round; past CASLIST_FAIR_US, a
- * ticket and its turn.  Then the wait goes on from a small budget: every
- * operation that starts from now on defers to us.
+ * ticket's clock, started before the first round and set back by this
+ * thread's run of lost waits (heat.h); the policy and the watch on LINK
+ * (caslist_lk_backoff_wait); then, past CASLIST_FAIR_US, a ticket and its
+ * turn.  Then the wait goes on from a small budget: every operation that
+ * starts from now on defers to us.
  */
 static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_lk_backoff *b,
 					struct caslist_lk_fair *fw, const void *link,
 					const char *op)
 {
-	unsigned now;
-
+	if (b->fair == CASLIST_LK_FAIR_NONE) {
+		/* The clock counts this thread's run of lost waits (heat.h)
+		 * and this first round: a thread that gets one operation
+		 * through after each long round is starved as much as one
+		 * whose single operation waits as long. */
+		b->fair = CASLIST_LK_FAIR_TIMING;
+		fw->t0_us = caslist_lk_fair_now_us() - caslist_lk_fair_lost_us;
+	}
 	caslist_lk_backoff_wait(b, link, op);
 	if (b->fair == CASLIST_LK_FAIR_TURN)
 		return;
-	now = caslist_lk_fair_now_us();
-	if (b->fair == CASLIST_LK_FAIR_NONE) {
-		b->fair = CASLIST_LK_FAIR_TIMING;
-		fw->t0_us = now;
-	} else if (caslist_lk_fair_late(now - fw->t0_us, CASLIST_LK_ICAST(unsigned, CASLIST_FAIR_US))) {
+	if (caslist_lk_fair_late(caslist_lk_fair_now_us() - fw->t0_us,
+				 CASLIST_LK_ICAST(unsigned, CASLIST_FAIR_US))) {
 		fw->ticket = caslist_lk_fair_take(l, op);
 		b->fair = CASLIST_LK_FAIR_TURN;
 		b->spins = CASLIST_LK_BACKOFF_MIN;
@@ -196,20 +203,41 @@ caslist_lk_fair_serve(struct caslist_list *l, uint32_t t)
 	 * only grow (mod 2^32) and a late reader waits longer, never less. */
 	atomic_store_explicit(&l->want_served, t + 1, memory_order_relaxed);
 	caslist_lk_backoff_heat = 0;	/* the streak is ours now */
+	caslist_lk_fair_lost_us = 0;	/* and the run of losses is over */
+}
+
+/*
+ * Cold part of caslist_lk_fair_done: the operation waited.  With a ticket:
+ * served.  Without: it lost for (now - t0) in all, counting the run of
+ * lost waits before it, and the next wait of this thread goes on from
+ * there.  The heat is made non-zero, so that the next acquisition without
+ * a wait resets the loss (heat.h, caslist_lk_backoff_heat_cool).
+ */
+static __attribute__((noinline, cold, unused)) void
+caslist_lk_fair_end(struct caslist_list *l, struct caslist_lk_backoff *b,
+		    const struct caslist_lk_fair *fw)
+{
+	if (b->fair == CASLIST_LK_FAIR_TURN) {
+		caslist_lk_fair_serve(l, fw->ticket);
+	} else {
+		caslist_lk_fair_lost_us = caslist_lk_fair_now_us() - fw->t0_us;
+		if (caslist_lk_backoff_heat == 0)
+			caslist_lk_backoff_heat = 1;
+	}
+	b->fair = CASLIST_LK_FAIR_NONE;
 }
 
 /*
  * The operation that waited with B has the head (or ends without it:
  * move_head's ENOENT and "already first"): if it held a ticket, the
- * ticket is served.  A test of a word of B on the fast path.
+ * ticket is served; if it waited without one, its loss is carried to
+ * this thread's next wait.  A test of a word of B on the fast path.
  */
 static inline void caslist_lk_fair_done(struct caslist_list *l, struct caslist_lk_backoff *b,
 					const struct caslist_lk_fair *fw)
 {
-	if (__builtin_expect(b->fair == CASLIST_LK_FAIR_TURN, 0)) {
-		caslist_lk_fair_serve(l, fw->ticket);
-		b->fair = CASLIST_LK_FAIR_NONE;
-	}
+	if (__builtin_expect(b->fair != CASLIST_LK_FAIR_NONE, 0))
+		caslist_lk_fair_end(l, b, fw);
 }
 
 CASLIST_LK_END

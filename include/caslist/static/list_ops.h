@@ -435,29 +435,46 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	struct caslist_lk_fair fw = { 0, 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *t = NULL;
 
+	/* A queue's other end: its waits hold nothing, so they take part in
+	 * the list's bounded bypass as the head's do (fair.h). */
+	caslist_lk_fair_enter(l, "caslist_pop_tail");
 	for (;;) {
-		struct caslist_node *t = caslist_lk_prev_hint(h);
+		uintptr_t v;
 
+		t = caslist_lk_prev_hint(h);
 		if (t == h) {
 			/* Relaxed (G7): it only chooses between NULL (the
 			 * list is empty: no node, nothing to read) and a retry
 			 * (a locked or non-empty head link: an operation is
 			 * in flight). */
 			if (atomic_load_explicit(&h->next,
-						 memory_order_relaxed) == caslist_lk_w_of(h))
-				return NULL;
+						 memory_order_relaxed) == caslist_lk_w_of(h)) {
+				t = NULL;
+				break;
+			}
 		} else if (!caslist_lk_prev_valid(t)) {
 			caslist_lk_check_list(h, "caslist_pop_tail");
-		} else if (caslist_lk_lock_expect(t, h, "caslist_pop_tail")) {
-			struct caslist_node *p = caslist_lk_lock_prev(t, "caslist_pop_tail");
+		} else {
+			/* [L3]'s attempt: L(t) only while t->next == h, i.e.
+			 * t is still the tail (caslist_lk_cas_lock: acquire,
+			 * as in caslist_lk_lock_expect).  Busy or moved on:
+			 * wait holding nothing, then look at the tail again. */
+			v = caslist_lk_w_of(h);
+			if (caslist_lk_cas_lock(t, &v, v | CASLIST_LK_LOCK, "caslist_pop_tail")) {
+				struct caslist_node *p = caslist_lk_lock_prev(t, "caslist_pop_tail");
 
-			caslist_lk_unlink_locked(p, t, h, "caslist_pop_tail");
-			return t;
+				caslist_lk_unlink_locked(p, t, h, "caslist_pop_tail");
+				break;
+			}
 		}
-		caslist_lk_backoff_wait(&b, h, "caslist_pop_tail");
+		caslist_lk_fair_wait(l, &b, &fw, h, "caslist_pop_tail");
 	}
+	caslist_lk_fair_done(l, &b, &fw);
+	return t;
 }
 
 /*
