@@ -27,7 +27,7 @@ import json
 import os
 
 __all__ = ["InputError", "load", "load_context", "is_caslist", "peers_of", "smoke_of",
-           "COUNTERS", "LATENCY"]
+           "COUNTERS", "LATENCY", "CONTROL"]
 
 # listbench's user counters kept in a run's "counters" (doc/bench.md):
 # the lock peers' lock-wait share (lruvec), the latency percentiles of
@@ -35,6 +35,10 @@ __all__ = ["InputError", "load", "load_context", "is_caslist", "peers_of", "smok
 LATENCY = ("lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns")
 COUNTERS = ("lock_wait",) + LATENCY + ("lat_samples", "fair", "share_min", "share_max",
                                        "zero_threads")
+
+# listbench's control workload and its pseudo-peer: no list, nothing shared;
+# its fair is the machine's own (doc/bench.md, "The control: alone")
+CONTROL = ("alone", "none")
 
 
 class InputError(Exception):

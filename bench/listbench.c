@@ -14,6 +14,12 @@
  * A one-thread peer (plain, floor) is registered at every thread count and
  * reported as "unsupported: ... 1 thread only" above one thread.
  *
+ * The control workload alone needs no list: it is registered once, under
+ * the pseudo-peer none (alone/none/R), at every thread count, in the full
+ * and --quick sets (not --cold: a control for the machine, not a list
+ * size).  No other pairing of either is registered, not even as
+ * "unsupported".  Its fair is the machine's own (bench/workload.c).
+ *
  * Usage: listbench [--quick] [--cold] [--smoke[=N]] [--pin] [--threads=N[,N...]] [--max-threads=N]
  *                  [--run-limit=S] [--lat-every=N] [--benchmark_* flags of Google Benchmark]
  * Every value is checked (examples/common/cli.h: "listbench: ... (try
@@ -47,6 +53,7 @@ static const int under_tsan = 0;
 static const struct peer *const peers[] = {
 	&peer_caslist, &peer_caslist_cache, &peer_xlock, &peer_plain, &peer_floor, &peer_mutex,
 	&peer_spin, &peer_ticket, &peer_mcs, &peer_urcu, &peer_ck_stack, &peer_lfstack,
+	&peer_none,
 };
 #define NPEERS (sizeof(peers) / sizeof(peers[0]))
 
@@ -282,6 +289,8 @@ int main(int argc, char **argv)
 
 				if (cold && !in_cold(im))
 					continue;
+				if ((wl->kind == ALONE) != (im == &peer_none))
+					continue;	/* the control: once, under none */
 
 				if (!supports(wl, im)) {
 					if (im->variant)

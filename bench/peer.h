@@ -26,7 +26,9 @@
  *                   protocol locks and the unlocking stores, nothing else
  *                   (rotate, del_head, lruvec; 1 thread only; issue 31)
  *   workload.c      the workloads, the per-run setup and end-of-run check,
- *                   the run limit ("too slow")
+ *                   the run limit ("too slow"); the control workload alone
+ *                   and its pseudo-peer none (no list: the machine's own
+ *                   fairness, against which a list's is read)
  *   runstat.c       each run's per-operation latency and per-thread share
  *                   of the operations (the lat_* and share counters)
  *   latency.c       the latency histogram (latency.h)
@@ -137,11 +139,13 @@ struct peer {
 
 extern const struct peer peer_caslist, peer_caslist_cache, peer_plain, peer_mutex, peer_spin,
 	peer_ticket, peer_mcs, peer_urcu, peer_ck_stack, peer_lfstack, peer_xlock, peer_floor;
+/* "none": no list, the pseudo-peer of the control workload alone (workload.c) */
+extern const struct peer peer_none;
 
 /* ---- workload.c ---- */
 
 enum kind { LRU_SLICE, LRU_ALL, LRU_READ, LRU_BATCH, LRUVEC, DEL_HEAD, QUEUE, STACK,
-	    DEL_DISJOINT, DEL_OVERLAP, ADD_NEAR, SPLICE_CUT, FL_PUT };
+	    DEL_DISJOINT, DEL_OVERLAP, ADD_NEAR, SPLICE_CUT, FL_PUT, ALONE };
 
 struct workload {
 	const char *name;

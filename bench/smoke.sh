@@ -13,18 +13,22 @@
 #      caslist_cache contain '_', which enhanced text makes a subscript)
 #  5 - lruvec (the seed's workload) ran for caslist and the lock peers at
 #      1 and 2 threads, and the peers report their lock-wait share
-#  6 - every run of 1 has the latency and share counters, consistent
+#  6 - the control workload alone (doc/bench.md) ran in 1 under the
+#      pseudo-peer none only, at 1 and 2 threads, each row with its fair,
+#      and bench/compare prints it as the machine's fair (a line, and the
+#      column "machine" beside the workloads' fair)
+#  7 - every run of 1 has the latency and share counters, consistent
 #      (p50 <= p99 <= p99.9 <= p99.99 <= max, shares in [0, 1] around
 #      1/threads, fair = share_min / share_max); --lat-every=0 drops the
 #      latency counters and keeps the shares
-#  7 - a run stopped by the run limit (--run-limit, a real "too slow"
+#  8 - a run stopped by the run limit (--run-limit, a real "too slow"
 #      error row) is drawn as a missing point with a note that says so
 bin=${CASLIST_BUILDDIR:-.}/bench/listbench
 src=$(cd "$(dirname "$0")" && pwd)
 py=$(command -v python3 || echo /usr/bin/python3)
 out=${CASLIST_BUILDDIR:-.}/bench/smoke-$$.json
 . "$src/../test/tap.sh"
-tap_plan 7
+tap_plan 8
 res=$("$bin" --quick --smoke --max-threads=2 \
 	--benchmark_out="$out" --benchmark_out_format=json 2>&1)
 rc=$?
@@ -35,7 +39,7 @@ else
 		"$(printf '%s\n' "$res" | grep -v '^[a-z_]*/.*/threads:.*items_per_second')"
 fi
 cmp=$("$py" "$src/compare" --check "$out" 2>&1)
-# the counters of every run that ran (6), checked now: the JSON is removed below
+# the counters of every run that ran (7), checked now: the JSON is removed below
 counters='
 import json, sys
 lat = ("lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns")
@@ -60,6 +64,21 @@ sys.exit(1 if bad or not n else 0)
 '
 cnt=$("$py" -c "$counters" "$out" lat 2>&1)
 cnt_rc=$?
+# the control (6): alone/none only, a row with fair at 1 and 2 threads
+ctl=$("$py" -c '
+import json, sys
+bs = json.load(open(sys.argv[1]))["benchmarks"]
+rows = {b["threads"]: b for b in bs if b["name"].startswith("alone/none/")}
+other = [b["name"] for b in bs if (b["name"].split("/")[0] == "alone") !=
+         (b["name"].split("/")[1] == "none")]
+bad = ["no row with fair at %d threads" % t for t in (1, 2)
+       if t not in rows or rows[t].get("error_occurred") or "fair" not in rows[t]]
+bad += ["registered: %s" % n for n in other]
+print("\n".join(bad) or ", ".join("fair %.3f at %d thr" % (rows[t]["fair"], t)
+                                  for t in sorted(rows)))
+sys.exit(1 if bad else 0)
+' "$out" 2>&1)
+ctl_rc=$?
 lv=$(grep -c '"name": "lruvec/\(caslist\|mutex\|spin\)/4096/iterations:[0-9]*/real_time/threads:[12]"' "$out")
 lw=$(grep -c '"lock_wait":' "$out")
 rc=$?
@@ -93,6 +112,14 @@ if [ "$lv" -eq 6 ] && [ "$lw" -ge 4 ] && printf '%s\n' "$cmp" | grep -q 'lock wa
 	tap_ok "lruvec: caslist, mutex, spin at 1 and 2 threads; $lw lock_wait counters"
 else
 	tap_notok "lruvec: $lv of 6 runs, $lw lock_wait counters" "$(printf '%s\n' "$cmp" | grep -A12 '^lruvec')"
+fi
+if [ $ctl_rc -eq 0 ] &&
+	printf '%s\n' "$cmp" | grep -q "^machine fair (the control alone/none: .*: 1 thr [0-9.]*, 2 thr [0-9.]*$" &&
+	printf '%s\n' "$cmp" | grep -q '^  threads  latency ns: .* fair machine  share min..max'; then
+	tap_ok "control alone/none: $ctl; compare: $(printf '%s\n' "$cmp" | grep -o '1 thr [0-9.]*, 2 thr [0-9.]*$')"
+else
+	tap_notok "control alone/none (check exit $ctl_rc)" "$ctl
+$(printf '%s\n' "$cmp" | grep -m1 -A3 '^machine fair')"
 fi
 rm -f "$out"
 rm -rf "$gp"

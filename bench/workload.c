@@ -26,6 +26,14 @@
  *                 lists, inactive and active; per 100 steps 60 hits, 30
  *                 adds of 15 new nodes, 6 demotions of 32, 4 frees (see
  *                 lruvec_step); counts node operations.
+ *   alone/R       the control (peer "none", no list): R rounds of xorshift64,
+ *                 a chain of dependent integer steps on a thread-local word
+ *                 (about one list operation's time), nothing shared written.
+ *                 Its fair is the machine's own: how evenly the CPUs ran
+ *                 threads that never wait for each other (a vCPU whose
+ *                 sibling hyperthread the host loads runs slower), what a
+ *                 list's fair at the same thread count in the run is read
+ *                 against.
  * Thread 0 sets up the nodes before the timing loop (the loop's start
  * barrier orders it before the others use them) and after each run checks
  * the structure and the node count; a failure is reported as "FAIL: ..."
@@ -42,6 +50,11 @@
 #include "common/rng.h"
 #include "peer.h"
 #include "runstat.h"
+
+/* alone's rounds per iteration: a chain of 3 x 16 dependent shift-xor
+ * steps, about 100 cycles (30-35 ns on the development VM: one list
+ * operation's order) */
+#define ALONE_ROUNDS 16
 
 const struct workload workloads[] = {
 	{ "lru_slice", LRU_SLICE, "move a random node of the thread's slice to the head",
@@ -80,11 +93,24 @@ const struct workload workloads[] = {
 	  { 8, 16, 31, 63, 127, 255, 511 }, { 8, 63, 511 }, 1, { 0 } },
 	{ "fl_put", FL_PUT, "take K nodes, put them back one at a time; counts puts", { 64 },
 	  { 64 }, 1, { 0 } },
+	{ "alone", ALONE,
+	  "the control, no list (peer none): R rounds of xorshift64 on a thread-local word, "
+	  "nothing shared written; its fair is the machine's own, to read the lists' fair "
+	  "at the same thread count against",
+	  { ALONE_ROUNDS }, { ALONE_ROUNDS }, 32, { 0 } },
 };
 const size_t nworkloads = sizeof(workloads) / sizeof(workloads[0]);
 
+/* alone's pseudo-peer: no operation, no list (listbench.c registers it for
+ * alone only, and alone for it only) */
+const struct peer peer_none = {
+	.name = "none", .tsan_ok = 1,
+};
+
 int supports(const struct workload *w, const struct peer *im)
 {
+	if ((w->kind == ALONE) != (im == &peer_none))	/* the control and its pseudo-peer */
+		return 0;
 	if (im->variant && w->kind != FL_PUT)	/* caslist_cache: the put variant */
 		return 0;
 	switch (w->kind) {
@@ -112,6 +138,8 @@ int supports(const struct workload *w, const struct peer *im)
 		return im->take && im->put_batch;
 	case FL_PUT:
 		return im->take && im->put1;
+	case ALONE:
+		return 1;
 	}
 	return 0;
 }
@@ -279,6 +307,8 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 	uint64_t rng = 0x5eedULL;
 	size_t *order;
 
+	if (sp->w->kind == ALONE)	/* the control: nothing shared */
+		return;
 	shared.nodes = aligned_alloc(64, n * sizeof(struct bnode));
 	if (shared.nodes == NULL) {
 		fprintf(stderr, "listbench: out of memory (%zu nodes)\n", n);
@@ -354,9 +384,12 @@ static void setup(const struct spec *sp, size_t arg, int threads)
 static void end_check(cbench_state *s, const struct spec *sp)
 {
 	const char *err = NULL;
-	long got = sp->im->count(shared.n, &err);
+	long got;
 	char msg[200];
 
+	if (sp->w->kind == ALONE)	/* the control: no structure */
+		return;
+	got = sp->im->count(shared.n, &err);
 	for (int t = 0; t < shared.npools; t++) {	/* lruvec: the free nodes */
 		if (got >= 0)
 			got += (long)shared.pools[t].nfree;
@@ -506,6 +539,18 @@ static inline int64_t iteration(struct iter *c)
 			im->put_flush();
 		items += (int64_t)k - 1;	/* puts, not iterations */
 		break;
+	case ALONE: {	/* the control: a dependent chain on a local, nothing shared */
+		uint64_t v = c->rng;
+
+		for (size_t r = 0; r < arg; r++) {
+			v ^= v << 13;	/* xorshift64 */
+			v ^= v >> 7;
+			v ^= v << 17;
+		}
+		__asm__ volatile("" : "+r"(v));	/* the chain's result is used: not dropped */
+		c->rng = v;
+		break;
+	}
 	}
 	return items;
 }
