@@ -210,8 +210,8 @@ caslist_lk_fair_serve(struct caslist_list *l, uint32_t t)
  * Cold part of caslist_lk_fair_done: the operation waited.  With a ticket:
  * served.  Without: it lost for (now - t0) in all, counting the run of
  * lost waits before it, and the next wait of this thread goes on from
- * there.  The heat is made non-zero, so that the next acquisition without
- * a wait resets the loss (heat.h, caslist_lk_backoff_heat_cool).
+ * there.  The heat is made non-zero, so that acquisitions without a wait
+ * cooling it to 0 reset the loss (heat.h, caslist_lk_backoff_heat_cool).
  */
 static __attribute__((noinline, cold, unused)) void
 caslist_lk_fair_end(struct caslist_list *l, struct caslist_lk_backoff *b,

@@ -22,12 +22,13 @@ static CASLIST_LK_THREAD_LOCAL unsigned caslist_lk_backoff_heat __attribute__((u
  * How long this thread's head operations have lost, in a row, in us: the
  * waits of consecutive operations that all had to wait add up here (fair.h
  * starts a wait's ticket clock that far back, so a thread that wins one
- * operation after every long wait still reaches its ticket).  An
- * acquisition without a wait ends the run of losses and resets it: in
- * caslist_lk_backoff_heat_cool, which such an acquisition calls, inside
- * its "heat != 0" branch, so a thread that keeps winning (heat 0) pays no
- * store.  That needs: lost != 0 implies heat != 0, which fair.h's end of a
- * wait keeps (caslist_lk_fair_end).
+ * operation after every long wait still reaches its ticket).  The run
+ * ends when acquisitions without a wait have cooled the heat to 0 (each
+ * halves it: about 15 in a row from the cap), or when a ticket of this
+ * thread is served (fair.h).  The reset is in caslist_lk_backoff_heat_cool,
+ * inside its "heat != 0" branch, so a thread that keeps winning (heat 0)
+ * pays no store.  That needs: lost != 0 implies heat != 0, which fair.h's
+ * end of a wait keeps (caslist_lk_fair_end).
  */
 static CASLIST_LK_THREAD_LOCAL unsigned caslist_lk_fair_lost_us __attribute__((unused));
 
@@ -37,10 +38,10 @@ static inline void caslist_lk_backoff_heat_start(struct caslist_lk_backoff *b)
 		b->spins = caslist_lk_backoff_heat;
 }
 
-/* An acquisition without a wait: the heat halves, and a run of lost
- * waits ends.  (heat_end calls it for a wait that did not grow the
- * budget too; fair.h's end of that wait, which comes after it, sets the
- * loss again.) */
+/* An acquisition without a wait: the heat halves; once it reaches 0, the
+ * run of lost waits ends.  (heat_end calls it for a wait that did not
+ * grow the budget too; fair.h's end of that wait, which comes after it,
+ * sets the loss again.) */
 static inline void caslist_lk_backoff_heat_cool(void)
 {
 	if (caslist_lk_backoff_heat != 0) {
