@@ -249,8 +249,11 @@ static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_nod
 {
 	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
 
+	/* caslist_lk_prev_is_head(v) ? v & ~FLAG : v, written so that the
+	 * compiler sees that a stripped word is never POISON_PREV (its flag
+	 * bit is set): caslist_lk_prev_valid then makes two tests, not four. */
 	return CASLIST_LK_PCAST(struct caslist_node *,
-				caslist_lk_prev_is_head(v) ? v & ~CASLIST_LK_HEAD_FLAG : v);
+				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
 }
 
 static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
