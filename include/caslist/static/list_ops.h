@@ -376,34 +376,15 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 {
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *s, *p, *f;
-	/* Relaxed, as in caslist_lk_lock_prefetch (below): v aims the
-	 * lock's CAS (which checks it), pv the prefetch and the head check. */
-	uintptr_t v, pv;
+	const void *busy;
+	uintptr_t v;
 	uint32_t next;
 
 	/* A pending ticket: the retry defers to it (caslist_lk_fair_enter). */
 	if (__builtin_expect(caslist_lk_fair_pending(l, &next), 0))
 		return caslist_lk_move_head_retry(l, n, NULL, op);
-	v = atomic_load_explicit(&n->next, memory_order_relaxed);
-	pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
-	/* A free word, and a prev word that is a plain node's (not a head's,
-	 * not POISON: both have CASLIST_LK_HEAD_FLAG set); the retry tells
-	 * those apart and makes the misuse check. */
-	if (__builtin_expect(!caslist_lk_w_free(v) || (pv & CASLIST_LK_HEAD_FLAG) != 0, 0))
-		return caslist_lk_move_head_retry(l, n, NULL, op);
-	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, v));
-	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, pv));
-	/* caslist_lk_cas_lock (acquire), as in caslist_lk_lock_prefetch. */
-	if (__builtin_expect(!caslist_lk_cas_lock(n, &v, v | CASLIST_LK_LOCK, op), 0))
-		return caslist_lk_move_head_retry(l, n, NULL, op);
-	s = CASLIST_LK_PCAST(struct caslist_node *, v);
-	p = caslist_lk_trylock_prev(n, op);
-	if (__builtin_expect(p == NULL, 0)) {
-		const void *busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
-
-		caslist_lk_unlock(n, s);			/* give L(n) back as it was */
+	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
 		return caslist_lk_move_head_retry(l, n, busy, op);
-	}
 	if (__builtin_expect(p == h, 0)) {	/* already first on l */
 		caslist_lk_unlock(p, n);
 		caslist_lk_unlock(n, s);
