@@ -111,7 +111,9 @@ caslist_lk_fair_defer(struct caslist_list *l, uint32_t next, const char *op)
 
 /*
  * The entry of an operation that takes L(head) holding nothing: if a
- * ticket is pending, wait for it (caslist_lk_fair_defer).  Two loads of
+ * ticket is pending (caslist_lk_fair_pending; move_head's first attempt
+ * tests it alone and leaves the wait to its retry), wait for it
+ * (caslist_lk_fair_defer).  Two loads of
  * one word pair, next to the head's words.  want_next's is seq_cst (a
  * plain load on x86): one that follows a ticket's fetch_add in the total
  * order sees it, which is what makes the operation "later" than the
@@ -120,12 +122,20 @@ caslist_lk_fair_defer(struct caslist_list *l, uint32_t next, const char *op)
  * load moves above an acquire), and a stale value, being smaller, only
  * makes us defer when we need not.
  */
-static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
+static inline bool caslist_lk_fair_pending(struct caslist_list *l, uint32_t *nextp)
 {
 	uint32_t next = atomic_load_explicit(&l->want_next, memory_order_seq_cst);
 
+	*nextp = next;
 	/* [mutant nodefer] the mutant never defers (test/stress/mutate.sh) */
-	if (__builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_relaxed), 0))
+	return __builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_relaxed), 0);
+}
+
+static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
+{
+	uint32_t next;
+
+	if (caslist_lk_fair_pending(l, &next))
 		caslist_lk_fair_defer(l, next, op);
 }
 

@@ -139,15 +139,35 @@ static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct 
  * caslist_del, caslist_del_if_linked and caslist_fl_remove: one protocol,
  * checked once.
  */
-CASLIST_LK_STEP int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
+static __attribute__((noinline, unused)) int
+caslist_lk_del_retry(struct caslist_node *n, struct caslist_node **pred, const void *busy,
+		     const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_node *p, *s;
 	uintptr_t seen;
 
+	if (busy != NULL)	/* lock_pair's failed round: wait, then start over */
+		caslist_lk_backoff_wait(&b, busy, op);
 	s = caslist_lk_lock_pair(n, &p, &seen, &b, op);
 	if (s == NULL)
 		return CASLIST_ENOENT;
+	caslist_lk_unlink_locked(p, n, s, op);
+	if (pred != NULL)
+		*pred = p;
+	return CASLIST_OK;
+}
+
+/* The first attempt inline and straight (caslist_lk_pair_first), the
+ * rest out of line in caslist_lk_del_retry: caslist_lk_lock_pair's steps
+ * either way. */
+CASLIST_LK_STEP int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
+{
+	struct caslist_node *p, *s;
+	const void *busy;
+
+	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
+		return caslist_lk_del_retry(n, pred, busy, op);
 	caslist_lk_unlink_locked(p, n, s, op);
 	if (pred != NULL)
 		*pred = p;

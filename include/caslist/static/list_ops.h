@@ -284,8 +284,23 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  * Each failed round takes and gives back locks, leaving every word as it
  * was; the abstract list never changes in it.
  */
-CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_node *n,
-					 const char *op)
+/*
+ * The retry of [S7], out of line: a loop of whole attempts, from the
+ * state the first attempt (caslist_lk_move_head, below) left.  BUSY: the link that
+ * attempt found busy, after giving back everything it took; the retry
+ * starts with the wait on it, as the loop's next round would.  NULL: the
+ * first attempt took nothing (a ticket pending, n's word not free, or
+ * n's prev word not a plain node's, or the CAS on n's word lost); the
+ * retry starts from the top, where the ticket, the misuse checks and the
+ * unlinked words are handled.  (One difference from a loop round: after
+ * a lost CAS the retry loads n's word again before it waits, where the
+ * loop waited on the value the CAS found.  GenMC's touch clients explore
+ * more executions for it - touch 31 -> 125 complete - since a wait cuts
+ * an execution there and the load does not.)
+ */
+static __attribute__((noinline, unused)) int
+caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const void *busy,
+			   const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_lk_fair fw = { 0, 0 };
@@ -294,15 +309,18 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	uintptr_t seen;
 	unsigned start = 0;
 
-	caslist_lk_fair_enter(l, op);
+	if (busy == NULL) {
+		caslist_lk_fair_enter(l, op);
+	} else {
+		/* The heat is the first wait's budget (b is read by no one
+		 * before it), so it is applied here, off the path that does
+		 * not wait; fair_wait leaves b.fair set from its first round. */
+		caslist_lk_backoff_heat_start(&b);
+		start = b.spins;
+		caslist_lk_fair_wait(l, &b, &fw, busy, op);
+	}
 	s = caslist_lk_lock_prefetch(n, &seen, op);
-	/* caslist_lk_lock_pair's attempt, with one try at L(head) added to it:
-	 * written out, because built on lock_pair the rotate costs more
-	 * (doc/protocol.md, "Measured and not kept").  The first attempt
-	 * runs straight through; the loop is the retry. */
 	for (;;) {
-		const void *busy;
-
 		if (s == NULL) {
 			caslist_lk_fair_done(l, &b, &fw);
 			return CASLIST_ENOENT;
@@ -324,10 +342,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
-		/* The heat is the first wait's budget (b is read by no one
-		 * before it), so it is applied here, off the path that does
-		 * not wait; fair_wait leaves b.fair set from its first round. */
-		if (b.fair == CASLIST_LK_FAIR_NONE) {
+		if (b.fair == CASLIST_LK_FAIR_NONE) {	/* as above */
 			caslist_lk_backoff_heat_start(&b);
 			start = b.spins;
 		}
@@ -344,6 +359,54 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	else
 		caslist_lk_backoff_heat_end(&b, start);
 	caslist_lk_fair_done(l, &b, &fw);
+	return CASLIST_OK;
+}
+
+/*
+ * The first attempt of [S7], inline: the common case (no ticket pending,
+ * n linked, every lock free at once) runs straight through, with no
+ * backoff or fair state, no loop and nothing the compiler must keep
+ * across a call; anything else gives back what it took, exactly as the
+ * loop's failed round does, and goes on in caslist_lk_move_head_retry.
+ * Same steps, same orders as a round of that loop (the same helpers), so
+ * the protocol is the same: only where the code of the retry lives moved.
+ */
+CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_node *n,
+					 const char *op)
+{
+	struct caslist_node *h = caslist_lk_head_of(l);
+	struct caslist_node *s, *p, *f;
+	const void *busy;
+	uintptr_t v;
+	uint32_t next;
+
+	/* A pending ticket: the retry defers to it (caslist_lk_fair_enter). */
+	if (__builtin_expect(caslist_lk_fair_pending(l, &next), 0))
+		return caslist_lk_move_head_retry(l, n, NULL, op);
+	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
+		return caslist_lk_move_head_retry(l, n, busy, op);
+	if (__builtin_expect(p == h, 0)) {	/* already first on l */
+		caslist_lk_unlock(p, n);
+		caslist_lk_unlock(n, s);
+		return CASLIST_OK;
+	}
+	/* caslist_lk_trylock's attempt, on the free word only (caslist_lk_w_free,
+	 * as caslist_lk_lock_head_as: two tests where trylock makes four);
+	 * the relaxed load aims the CAS (caslist_lk_cas_lock: acquire). */
+	v = atomic_load_explicit(&h->next, memory_order_relaxed);
+	if (__builtin_expect(!caslist_lk_w_free(v) ||
+			     !caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op), 0)) {
+		caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
+		caslist_lk_check_list(h, op);
+		caslist_lk_unlock(n, s);	/* and L(n) */
+		return caslist_lk_move_head_retry(l, n, h, op);
+	}
+	f = CASLIST_LK_PCAST(struct caslist_node *, v);
+	/* Holding L(n), L(pred) and L(head): as the retry's end. */
+	caslist_lk_set_prev_checked(s, p, n, op);
+	caslist_lk_unlock(p, s);
+	caslist_lk_insert_locked(h, f, n, n, op);
+	caslist_lk_backoff_heat_cool();		/* no wait: as heat_end with spins == start */
 	return CASLIST_OK;
 }
 

@@ -249,8 +249,11 @@ static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_nod
 {
 	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
 
+	/* caslist_lk_prev_is_head(v) ? v & ~FLAG : v, written so that the
+	 * compiler sees that a stripped word is never POISON_PREV (its flag
+	 * bit is set): caslist_lk_prev_valid then makes two tests, not four. */
 	return CASLIST_LK_PCAST(struct caslist_node *,
-				caslist_lk_prev_is_head(v) ? v & ~CASLIST_LK_HEAD_FLAG : v);
+				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
 }
 
 static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
@@ -323,6 +326,24 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
  * block for long: those links are waited on only by threads that hold
  * nothing themselves.
  */
+/* The head lock's first attempt, on a free word: no wait, so the heat
+ * only cools (heat_end with spins == start) and no ticket is held.  *V:
+ * the head's word, loaded relaxed by the caller (it only aims the CAS).
+ * The CAS is caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from;
+ * true: *v is the old first node's word; false: the value the CAS found
+ * (or the word that was not free), where the caller's loop starts. */
+CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v, const char *op)
+{
+	if (__builtin_expect(caslist_lk_w_free(*v), 1) &&
+	    __builtin_expect(caslist_lk_cas_lock(h, v, *v | CASLIST_LK_LOCK, op), 1)) {
+		caslist_lk_backoff_heat_cool();
+		if (*v == 0)	/* free: never; tells the compiler */
+			__builtin_unreachable();
+		return true;
+	}
+	return false;
+}
+
 CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
 							   struct caslist_list *fair,
 							   const char *op)
@@ -333,18 +354,8 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node
 	struct caslist_node *f;
 	unsigned start;
 
-	/* The first attempt, on a free word: no wait, so the heat only
-	 * cools (heat_end with spins == start) and no ticket is held; the
-	 * heat is applied below, before the first wait.  The CAS is
-	 * caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from; on
-	 * failure v is the value it found, where the loop starts. */
-	if (__builtin_expect(caslist_lk_w_free(v), 1) &&
-	    __builtin_expect(caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op), 1)) {
-		caslist_lk_backoff_heat_cool();
-		if (v == 0)	/* free: never; tells the compiler */
-			__builtin_unreachable();
+	if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
 		return CASLIST_LK_PCAST(struct caslist_node *, v);
-	}
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
 	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
@@ -355,12 +366,34 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node
 	return f;
 }
 
-CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+/* The retry of caslist_lk_lock_head, out of line: the whole entry and
+ * lock from the top (the ticket, the first attempt again, the loop). */
+static __attribute__((noinline, unused)) struct caslist_node *
+caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
 {
 	struct caslist_list *l = caslist_lk_list_of_head(h);
 
 	caslist_lk_fair_enter(l, op);
 	return caslist_lk_lock_head_as(h, l, op);
+}
+
+/* The first attempt inline and straight: no ticket pending
+ * (caslist_lk_fair_pending) and the head's word free; anything else goes
+ * to caslist_lk_lock_head_retry, having taken nothing.  (After a lost CAS
+ * the retry loads the word again before it waits, where the loop waited
+ * on the value the CAS found: one load more, as in move_head.) */
+CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+{
+	uint32_t next;
+	uintptr_t v;
+
+	if (__builtin_expect(!caslist_lk_fair_pending(caslist_lk_list_of_head(h), &next), 1)) {
+		/* Relaxed: aims the CAS (caslist_lk_head_first). */
+		v = atomic_load_explicit(&h->next, memory_order_relaxed);
+		if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
+			return CASLIST_LK_PCAST(struct caslist_node *, v);
+	}
+	return caslist_lk_lock_head_retry(h, op);
 }
 
 static inline struct caslist_node *caslist_lk_lock_head_held(struct caslist_node *h,
@@ -410,6 +443,49 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n
 	}
 	*pred = p;
 	return s;
+}
+
+/*
+ * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt written
+ * straight, for the operations whose retry is out of line (move_head,
+ * del): no backoff, no loop, nothing the compiler must keep across a
+ * call.  n's two words (relaxed, as in caslist_lk_lock_prefetch: v aims
+ * the lock's CAS, which checks it; pv the prefetches and the head test);
+ * on a free next word and a plain node's prev word (neither a head's nor
+ * POISON: both have CASLIST_LK_HEAD_FLAG set), the CAS on n
+ * (caslist_lk_cas_lock: acquire), then one attempt at the predecessor
+ * (caslist_lk_trylock_prev).  True: both held, *succ and *pred set.
+ * False: nothing held.  *busy is then the link found busy (the
+ * predecessor's; L(n) was given back as it was, as lock_pair's failed
+ * round does), or NULL when nothing was taken (a word not free, a head's
+ * or POISON prev, a lost CAS): the retry starts from the top, where those
+ * cases are told apart and the misuse check is made.
+ */
+CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, struct caslist_node **succ,
+					   struct caslist_node **pred, const void **busy,
+					   const char *op)
+{
+	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
+	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
+	struct caslist_node *s, *p;
+
+	*busy = NULL;
+	if (__builtin_expect(!caslist_lk_w_free(v) || (pv & CASLIST_LK_HEAD_FLAG) != 0, 0))
+		return false;
+	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, v));
+	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, pv));
+	if (__builtin_expect(!caslist_lk_cas_lock(n, &v, v | CASLIST_LK_LOCK, op), 0))
+		return false;
+	s = CASLIST_LK_PCAST(struct caslist_node *, v);
+	p = caslist_lk_trylock_prev(n, op);
+	if (__builtin_expect(p == NULL, 0)) {
+		*busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
+		caslist_lk_unlock(n, s);		/* give L(n) back as it was */
+		return false;
+	}
+	*succ = s;
+	*pred = p;
+	return true;
 }
 
 /*
