@@ -286,17 +286,17 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  */
 /*
  * The retry of [S7], out of line: a loop of whole attempts, from the
- * state the first attempt (caslist_lk_move_head, below) left.  BUSY: the link that
- * attempt found busy, after giving back everything it took; the retry
- * starts with the wait on it, as the loop's next round would.  NULL: the
- * first attempt took nothing (a ticket pending, n's word not free, or
- * n's prev word not a plain node's, or the CAS on n's word lost); the
- * retry starts from the top, where the ticket, the misuse checks and the
- * unlinked words are handled.  (One difference from a loop round: after
- * a lost CAS the retry loads n's word again before it waits, where the
- * loop waited on the value the CAS found.  GenMC's touch clients explore
- * more executions for it - touch 31 -> 125 complete - since a wait cuts
- * an execution there and the load does not.)
+ * state the first attempt (caslist_lk_move_head, below) left.  BUSY: the
+ * link that attempt found busy, after giving back everything it took;
+ * the retry starts with the wait on it, as the loop's next round would.
+ * NULL: the first attempt took nothing (a ticket pending, n's word not
+ * free, n's prev word not a plain node's, or the CAS on n's word lost);
+ * the retry starts from the top, where the ticket, the misuse checks and
+ * the unlinked words are handled.  (One difference from a loop round:
+ * after a lost CAS the retry loads n's word again before it waits, where
+ * the loop waited on the value the CAS found.  GenMC's clients explore
+ * more executions for it, since a wait cuts an execution there and the
+ * load does not: doc/cost.md, "The first attempt inline".)
  */
 static __attribute__((noinline, unused)) int
 caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const void *busy,
@@ -390,12 +390,11 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 		caslist_lk_unlock(n, s);
 		return CASLIST_OK;
 	}
-	/* caslist_lk_trylock's attempt, on the free word only (caslist_lk_w_free,
-	 * as caslist_lk_lock_head_as: two tests where trylock makes four);
-	 * the relaxed load aims the CAS (caslist_lk_cas_lock: acquire). */
+	/* The head lock's first attempt (caslist_lk_head_first: the free
+	 * word only, two tests where trylock makes four; it cools the heat,
+	 * as an acquisition without a wait); the relaxed load aims its CAS. */
 	v = atomic_load_explicit(&h->next, memory_order_relaxed);
-	if (__builtin_expect(!caslist_lk_w_free(v) ||
-			     !caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, op), 0)) {
+	if (__builtin_expect(!caslist_lk_head_first(h, &v, op), 0)) {
 		caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
 		caslist_lk_check_list(h, op);
 		caslist_lk_unlock(n, s);	/* and L(n) */
@@ -406,7 +405,6 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
 	caslist_lk_insert_locked(h, f, n, n, op);
-	caslist_lk_backoff_heat_cool();		/* no wait: as heat_end with spins == start */
 	return CASLIST_OK;
 }
 

@@ -305,6 +305,24 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
 	}
 }
 
+/* The head lock's first attempt, on a free word: no wait, so the heat
+ * only cools (heat_end with spins == start) and no ticket is held.  *V:
+ * the head's word, loaded relaxed by the caller (it only aims the CAS).
+ * The CAS is caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from;
+ * true: *v is the old first node's word; false: the value the CAS found
+ * (or the word that was not free), where the caller's loop starts. */
+CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v, const char *op)
+{
+	if (__builtin_expect(caslist_lk_w_free(*v), 1) &&
+	    __builtin_expect(caslist_lk_cas_lock(h, v, *v | CASLIST_LK_LOCK, op), 1)) {
+		caslist_lk_backoff_heat_cool();
+		if (*v == 0)	/* free: never; tells the compiler */
+			__builtin_unreachable();
+		return true;
+	}
+	return false;
+}
+
 /*
  * [S0] caslist_lk_lock_head - take L(head): spin on relaxed loads while
  * the word is locked, CAS the bit in once it looks free (caslist_lk_lock's
@@ -326,24 +344,6 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
  * block for long: those links are waited on only by threads that hold
  * nothing themselves.
  */
-/* The head lock's first attempt, on a free word: no wait, so the heat
- * only cools (heat_end with spins == start) and no ticket is held.  *V:
- * the head's word, loaded relaxed by the caller (it only aims the CAS).
- * The CAS is caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from;
- * true: *v is the old first node's word; false: the value the CAS found
- * (or the word that was not free), where the caller's loop starts. */
-CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v, const char *op)
-{
-	if (__builtin_expect(caslist_lk_w_free(*v), 1) &&
-	    __builtin_expect(caslist_lk_cas_lock(h, v, *v | CASLIST_LK_LOCK, op), 1)) {
-		caslist_lk_backoff_heat_cool();
-		if (*v == 0)	/* free: never; tells the compiler */
-			__builtin_unreachable();
-		return true;
-	}
-	return false;
-}
-
 CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
 							   struct caslist_list *fair,
 							   const char *op)
