@@ -17,7 +17,7 @@ A run is a dict: ctx (the file's context, with --context values added),
 rows {key: {threads: {impl: [rate, ...]}}}, errors {key: {impl: {threads:
 message}}}, counters {key: {threads: {impl: {name: value}}}} (COUNTERS:
 lock_wait, the lat_*_ns percentiles, fair, share_min, share_max,
-zero_threads).
+zero_threads, late_threads).
 
 Errors are raised as InputError with a message that names the file; the
 scripts print "PROG: error: MESSAGE" and exit 2, never a traceback.
@@ -34,7 +34,7 @@ __all__ = ["InputError", "load", "load_context", "is_caslist", "peers_of", "smok
 # single iterations in ns, and each thread's share of the iterations
 LATENCY = ("lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns")
 COUNTERS = ("lock_wait",) + LATENCY + ("lat_samples", "fair", "share_min", "share_max",
-                                       "zero_threads")
+                                       "zero_threads", "late_threads")
 
 # listbench's control workload and its pseudo-peer: no list, nothing shared;
 # its fair is the machine's own (doc/bench.md, "The control: alone")

@@ -32,6 +32,7 @@ int runstat_setup(int threads)
 		me->countdown = 1 + (uint64_t)t % (runstat_every ? runstat_every : 1);
 		me->ops_at_first = 0;
 		me->noted = 0;
+		me->late = 0;
 	}
 	atomic_store_explicit(&runstat_first_done, 0, memory_order_relaxed);
 	return 0;
@@ -60,7 +61,7 @@ void runstat_report(cbench_state *s)
 {
 	static struct lat_hist all;	/* thread 0 only */
 	int64_t lo = INT64_MAX, hi = 0, sum = 0;
-	int zero = 0;
+	int zero = 0, late = 0;
 	double ns = bench_ns_per_tick();
 
 	if (slots == NULL || cbench_error_occurred(s))
@@ -76,6 +77,7 @@ void runstat_report(cbench_state *s)
 		if (n > hi)
 			hi = n;
 		zero += n == 0;
+		late += n == 0 && slots[t].late;
 	}
 	if (runstat_every && all.count) {
 		cbench_counter(s, "lat_p50_ns", (double)lat_hist_value_at(&all, 0.5) * ns, 0);
@@ -91,6 +93,7 @@ void runstat_report(cbench_state *s)
 		cbench_counter(s, "share_max", (double)hi / (double)sum, 0);
 	}
 	cbench_counter(s, "zero_threads", zero, 0);
+	cbench_counter(s, "late_threads", late, 0);
 out:
 	free(slots);
 	slots = NULL;

@@ -17,12 +17,18 @@
  * the next batch boundary after that moment (a thread that finishes before
  * noticing notes its total).  fair = min / max of those counts;
  * share_min, share_max = the smallest and largest count / their sum;
- * zero_threads = the threads that had done no iteration by then (a thread
- * that never got a core: oversubscribed runs).
+ * zero_threads = the threads that had done no iteration by then;
+ * late_threads = those of them whose first batch began only after that
+ * moment: since the start barrier the scheduler had not run them at all,
+ * so none of their operations was in flight (oversubscribed runs shorter
+ * than a round of the scheduler).  zero_threads - late_threads is what a
+ * list can be blamed for: threads that were inside their first batch
+ * and had not finished it.
  *
  * Use, in the body:
  *   thread 0, before the loop:  runstat_setup(threads)
- *   every thread, each batch:   me = runstat_slot(t); runstat_batch(me, done)
+ *   every thread, first batch:  me = runstat_slot(t); runstat_start(me)
+ *   every thread, each batch:   runstat_batch(me, done)
  *   around one iteration:       if (runstat_due(me)) t0 = bench_ticks_start();
  *                               ... runstat_record(me, t0)
  *   after its last batch:       runstat_finish(me, done)
@@ -51,6 +57,7 @@ struct runstat_slot {
 	uint64_t countdown;	/* iterations until the next timed one */
 	int64_t ops_at_first;	/* iterations when the first thread finished */
 	int noted;		/* ops_at_first is set */
+	int late;		/* the first batch began after the first finish */
 } __attribute__((aligned(64)));
 
 /* set when the first thread of this run finished its iterations */
@@ -62,6 +69,11 @@ int runstat_setup(int threads);
 /** runstat_slot - thread @t's slot (inside the loop only). */
 struct runstat_slot *runstat_slot(int t);
 
+/* the first batch of this thread begins (runstat_batch comes next) */
+static inline void runstat_start(struct runstat_slot *me)
+{
+	me->late = atomic_load_explicit(&runstat_first_done, memory_order_relaxed);
+}
 /* each batch: after the first thread finished, note @done (once) */
 static inline void runstat_batch(struct runstat_slot *me, int64_t done)
 {
@@ -94,7 +106,7 @@ void runstat_finish(struct runstat_slot *me, int64_t done);
 /** runstat_report - thread 0, after the loop: merge the slots, set the
  * counters (lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_p9999_ns, lat_max_ns,
  * lat_samples unless runstat_every is 0; fair, share_min, share_max,
- * zero_threads), free the slots.  Nothing is reported for a run that
+ * zero_threads, late_threads), free the slots.  Nothing is reported for a run that
  * ended with an error. */
 void runstat_report(cbench_state *s);
 

@@ -56,9 +56,11 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
                          <= b["lat_p9999_ns"] <= b["lat_max_ns"] and b["lat_samples"] >= 1):
         bad.append("%s: percentiles out of order" % name)
     lo, hi, f, z = b["share_min"], b["share_max"], b["fair"], b["zero_threads"]
+    late = b["late_threads"]
     if not (0 <= lo <= 1.0 / t + 1e-9 <= hi + 2e-9 <= 1 + 2e-9 and 0 <= f <= 1
-            and abs(f - lo / hi) < 1e-6 and 0 <= z < t and (z == 0) == (lo > 0)):
-        bad.append("%s: shares %s %s fair %s zero %s" % (name, lo, hi, f, z))
+            and abs(f - lo / hi) < 1e-6 and 0 <= z < t and (z == 0) == (lo > 0)
+            and 0 <= late <= z):
+        bad.append("%s: shares %s %s fair %s zero %s late %s" % (name, lo, hi, f, z, late))
 print("%d runs" % n if not bad and n else "\n".join(bad) or "no runs")
 sys.exit(1 if bad or not n else 0)
 '

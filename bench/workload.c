@@ -615,6 +615,7 @@ void body(cbench_state *s, void *user)
 		}
 		if (me == NULL) {	/* the first batch: after the start barrier */
 			me = runstat_slot(t);
+			runstat_start(me);
 			if (sp->w->kind == LRUVEC) {
 				c.pool = &shared.pools[t];
 				lv_t0 = bench_ticks();
