@@ -32,41 +32,76 @@ static inline uintptr_t caslist_lk_batch_word(const struct caslist_batch *b)
 static inline void caslist__batch_flush(struct caslist_batch *b);
 
 /*
- * [S13] queue n: L(n) and L(pred) as a delete (Step [S6]:
- * caslist_lk_lock_pair, never waiting holding L(n)), unlink leaving n's
- * word = b|CASLIST_LK_BATCH_TAG.  From the unlink on, n is in no list and QUEUED: owned by b's thread until
- * the flush (or a cancel).  When L(n) cannot be had, the result comes from
- * the unlinked value that caslist_lk_lock saw (never a second load: by then
+ * [S13] queue n: L(n) and L(pred) as a delete (Step [S6]: never waiting
+ * holding L(n)), unlink leaving n's word = b|CASLIST_LK_BATCH_TAG.  From
+ * the unlink on, n is in no list and QUEUED: owned by b's thread until the
+ * flush (or a cancel).  The first attempt is caslist_lk_pair_first, inline
+ * and straight, as the delete's; anything else goes on in
+ * caslist_lk_batch_move_head_retry (caslist_lk_lock_pair's loop, from the
+ * top).  When L(n) cannot be had there, the result comes from the
+ * unlinked value that caslist_lk_lock saw (never a second load: by then
  * another thread's flush may have linked n again, or its pop taken it):
  * queued in this batch (CASLIST_BATCH_QUEUED), in another (CASLIST_OK:
- * the node is on its way to a head), else CASLIST_ENOENT.
+ * the node is on its way to a head), else CASLIST_ENOENT.  (The retry
+ * loads n's word again after the first attempt failed, as the delete's
+ * does: the result is that load's.)
  */
-static inline int caslist_lk_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
-					     struct caslist_node *n, const char *op)
+static inline void caslist_lk_batch_queue(struct caslist_batch *b, struct caslist_list *l,
+					  struct caslist_node *p, struct caslist_node *n,
+					  struct caslist_node *s, const char *op)
 {
-	struct caslist_lk_backoff bo = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_node *s, *p;
-	uintptr_t seen;
+	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), op);
+	b->l = l;
+	b->node[b->n++] = n;
+	if (b->n == CASLIST_BATCH_MAX)
+		caslist__batch_flush(b);
+}
 
-	/* The list is checked when an empty batch takes it (once per batch,
-	 * not per node): a list never initialised would otherwise be found
-	 * only by the flush, after its nodes have left their lists. */
+/* The list is checked when an empty batch takes it (once per batch, not
+ * per node): a list never initialised would otherwise be found only by
+ * the flush, after its nodes have left their lists. */
+static inline void caslist_lk_batch_check(struct caslist_batch *b, struct caslist_list *l,
+					  const char *op)
+{
 	if (b->n == 0)
 		CASLIST_LK_REQUIRE(caslist_lk_list_initialised(l), op, &l->head,
 				CASLIST_LK_NOT_INIT);
 	CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, op, b,
 			"the batch holds nodes for another list (flush it first)");
+}
+
+/* The retry, out of line: BUSY is the link the first attempt found busy
+ * (waited on first), or NULL (start over at once). */
+static __attribute__((noinline, unused)) int
+caslist_lk_batch_move_head_retry(struct caslist_batch *b, struct caslist_list *l,
+				 struct caslist_node *n, const void *busy, const char *op)
+{
+	struct caslist_lk_backoff bo = CASLIST_LK_BACKOFF_INIT;
+	struct caslist_node *s, *p;
+	uintptr_t seen;
+
+	if (busy != NULL)	/* lock_pair's failed round: wait, then start over */
+		caslist_lk_backoff_wait(&bo, busy, op);
 	s = caslist_lk_lock_pair(n, &p, &seen, &bo, op);
 	if (s == NULL) {
 		if (seen == caslist_lk_batch_word(b))
 			return CASLIST_BATCH_QUEUED;
 		return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
 	}
-	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), op);
-	b->l = l;
-	b->node[b->n++] = n;
-	if (b->n == CASLIST_BATCH_MAX)
-		caslist__batch_flush(b);
+	caslist_lk_batch_queue(b, l, p, n, s, op);
+	return CASLIST_OK;
+}
+
+CASLIST_LK_STEP int caslist_lk_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
+					     struct caslist_node *n, const char *op)
+{
+	struct caslist_node *s, *p;
+	const void *busy;
+
+	caslist_lk_batch_check(b, l, op);
+	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
+		return caslist_lk_batch_move_head_retry(b, l, n, busy, op);
+	caslist_lk_batch_queue(b, l, p, n, s, op);
 	return CASLIST_OK;
 }
 
