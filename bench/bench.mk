@@ -7,6 +7,15 @@ EXTRA_DIST += bench/peer_locked.c bench/plot bench/compare bench/benchdata.py be
 check_PROGRAMS += bench/opcost
 bench_opcost_SOURCES = bench/opcost.c bench/xlock.h bench/floor.h
 bench_opcost_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
+# the shape of an operation's RMWs with no list (doc/cost.md, "Batches"):
+# a timing tool, built by make check and run from the build tree; its test
+# checks only its form
+check_PROGRAMS += bench/shape
+bench_shape_SOURCES = bench/shape.c $(COMMON_CLI_SOURCES)
+bench_shape_CPPFLAGS = $(EXAMPLES_CPPFLAGS)
+bench_shape_LDADD = $(PTHREAD_LIBS)
+TESTS += bench/shape-test.sh
+EXTRA_DIST += bench/shape-test.sh
 # the latency histogram (bench/latency.h) on known values; plain C, no
 # Google Benchmark: built and run in every configuration
 check_PROGRAMS += bench/latency-test
