@@ -409,8 +409,9 @@ static inline struct caslist_node *caslist_lk_lock_head_held(struct caslist_node
  * attempt at L(pred(n)) ([L4]); if pred's link is busy, give L(n) back
  * (the release store of the value it had) and back off holding nothing,
  * then start over, waiting with the caller's backoff B.  Returns succ(n)
- * with both held, *pred set.  caslist_lk_del and batch_move_head call it;
- * move_head writes the same attempt out with its try at the head added.
+ * with both held, *pred set.  The retries of caslist_lk_del and
+ * batch_move_head call it; their first attempts, and move_head's, are
+ * caslist_lk_pair_first (move_head adds its try at the head).
  *
  * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
  * lock order, rule R3): a thread that waits holding L(n) makes every
@@ -448,7 +449,7 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n
 /*
  * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt written
  * straight, for the operations whose retry is out of line (move_head,
- * del): no backoff, no loop, nothing the compiler must keep across a
+ * del, batch_move_head): no backoff, no loop, nothing the compiler must keep across a
  * call.  n's two words (relaxed, as in caslist_lk_lock_prefetch: v aims
  * the lock's CAS, which checks it; pv the prefetches and the head test);
  * on a free next word and a plain node's prev word (neither a head's nor
