@@ -16,9 +16,11 @@
  *           its own randomised wait), counted the same way: issue 23's
  *           side-by-side
  * CASLIST_LK_CROWDED_MAX is the cap while the thread's crowding hint is up (default
- * 16; equal to MAX_SPINS gives the policy before the hint: one cap).
+ * 63; equal to MAX_SPINS gives the policy before the hint: one cap).
  * Prints ops/s (wall clock) and, per operation, the backoff rounds (failed
- * attempts at a held link, retries), PAUSEs and yields, and "switches":
+ * attempts at a held link, retries), PAUSEs and yields, the share of the
+ * yields that took longer than CASLIST_LK_YIELD_SLOW_NS ("slow": each one
+ * raised the crowding hint), and "switches":
  * each thread stamps (TSC) the end of its first SWITCH_WINDOW operations,
  * and of all the operations of all threads in time order, the share that
  * follows one by another thread.  Two threads alternating op by op give
@@ -177,7 +179,7 @@ int main(int argc, char **argv)
 {
 	struct thr *thr;
 	struct timespec t0, t1;
-	struct caslist_lk_stats sum = { 0, 0, 0 };
+	struct caslist_lk_stats sum = { 0, 0, 0, 0 };
 	unsigned long ops = 0;
 	int threads;
 	double secs, wall;
@@ -239,6 +241,7 @@ int main(int argc, char **argv)
 		sum.rounds += thr[i].st.rounds;
 		sum.pauses += thr[i].st.pauses;
 		sum.yields += thr[i].st.yields;
+		sum.slow_yields += thr[i].st.slow_yields;
 	}
 	if (workload[0] == 'x') {
 		struct xl *x = xl_xp(atomic_load_explicit(&XH.next, memory_order_acquire)), *pv = &XH;
@@ -261,11 +264,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u polls=%u: %lu ops, %.2f Mops/s; per op: "
-	       "rounds %.3f pauses %.1f yields %.4f switches %.3f\n",
+	       "rounds %.3f pauses %.1f yields %.4f (slow %.2f) switches %.3f\n",
 	       workload, threads, nobj, caslist_lk_backoff_min, caslist_lk_backoff_max, caslist_lk_poll_max, ops,
 	       (double)ops / wall / 1e6,
 	       (double)sum.rounds / (double)ops, (double)sum.pauses / (double)ops,
-	       (double)sum.yields / (double)ops, switches(thr, threads));
+	       (double)sum.yields / (double)ops,
+	       sum.yields ? (double)sum.slow_yields / (double)sum.yields : 0.0,
+	       switches(thr, threads));
 	for (int i = 0; i < threads; i++)
 		free(thr[i].ts);
 	free(objs);

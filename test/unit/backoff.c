@@ -6,6 +6,10 @@
  *       spins up to CASLIST_LK_BACKOFF_MAX; one slow yield lowers the cap to
  *       CASLIST_LK_CROWDED_MAX; it takes CASLIST_LK_CROWD_HOLD quick yields to raise it again,
  *       and a slow one in between starts the count over.
+ *  1a.  What slow means: a yield of 10 us (the CPU handed to another
+ *       waiter and back, as with 4 threads on 2 CPUs) and one of exactly
+ *       CASLIST_LK_YIELD_SLOW_NS leave the hint down (doc/protocol.md,
+ *       "Oversubscribed: when a yield is slow").
  *  5-6. backoff() itself: rounds grow the budget up to the cap and
  *       stay there (63 while crowded, 32767 otherwise).
  *  7-8. The growth law: 7, 63, 511, 4095 (eightfold, a mask); each
@@ -14,7 +18,7 @@
  *       its budget as the thread's heat, the next wait starts from it,
  *       an acquisition without a wait halves it.
  *  12.  On the machine: this thread and a spinning one pinned to one CPU;
- *       some sched_yield must give the CPU away for more than 5 us and
+ *       some sched_yield must give the CPU away for more than 30 us and
  *       raise the hint (at most 2000 yields; one gave the CPU away in
  *       about a third of the yields when measured).  Skipped where
  *       the affinity cannot be set.
@@ -139,6 +143,11 @@ int main(void)
 	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_BACKOFF_MAX,
 	       "a new thread spins up to %u pauses a round",
 	       CASLIST_LK_BACKOFF_MAX);
+	caslist_lk_backoff_note_yield(10000);
+	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS);
+	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_BACKOFF_MAX,
+	       "a 10 us yield and one of %u ns are not slow: the cap stays %u",
+	       CASLIST_LK_YIELD_SLOW_NS, CASLIST_LK_BACKOFF_MAX);
 	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);
 	tap_ok(caslist_lk_backoff_cap() == CASLIST_LK_CROWDED_MAX,
 	       "one slow yield lowers the cap to %u",

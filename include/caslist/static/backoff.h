@@ -112,9 +112,16 @@ static inline unsigned long long caslist_lk_backoff_now_ns(void)
  * needs.  A slow yield sets the hint to CASLIST_LK_CROWD_HOLD, a quick one (nobody
  * else to run: about 0.5 us on the 2-vCPU test machines) lowers it by one,
  * so one stall of the host does not keep a thread yielding early for long.
+ * Slow means over 30 us.  With a few threads per CPU (4 on 2 vCPUs) a yield
+ * mostly hands the CPU to another waiter, which spins its round and hands
+ * it back: 4-130 us, half of them under about 30 us, measured; with many
+ * (64 on 2) half take over 500 us.  At 5 us (the threshold before) nearly every
+ * yield at 4 threads counted as slow, so those waits stayed crowded,
+ * yielded after 63 pauses, and each yield put an operation into the tail
+ * (doc/protocol.md, "Oversubscribed: when a yield is slow").
  * Not shared between threads: no atomics, nothing to order.
  */
-#define CASLIST_LK_YIELD_SLOW_NS 5000u
+#define CASLIST_LK_YIELD_SLOW_NS 30000u
 #define CASLIST_LK_CROWD_HOLD 8u
 static CASLIST_LK_THREAD_LOCAL unsigned char caslist_lk_backoff_crowd __attribute__((unused));
 
@@ -137,9 +144,13 @@ static inline void caslist_lk_backoff_yield(void)
 {
 	unsigned long long t0 = caslist_lk_backoff_now_ns();
 
+	unsigned long long ns;
+
 	CASLIST_LK_STAT(yields, 1);
 	sched_yield();
-	caslist_lk_backoff_note_yield(caslist_lk_backoff_now_ns() - t0);
+	ns = caslist_lk_backoff_now_ns() - t0;
+	CASLIST_LK_STAT(slow_yields, ns > CASLIST_LK_YIELD_SLOW_NS);
+	caslist_lk_backoff_note_yield(ns);
 }
 
 /*
