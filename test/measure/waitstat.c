@@ -20,7 +20,9 @@
  * Prints ops/s (wall clock) and, per operation, the backoff rounds (failed
  * attempts at a held link, retries), PAUSEs and yields, the share of the
  * yields that took longer than CASLIST_LK_YIELD_SLOW_NS ("slow": each one
- * raised the crowding hint), and "switches":
+ * raised the crowding hint), and "switches"; then, if any thread yielded,
+ * the yields' shares by time off the CPU (doc/protocol.md, "Oversubscribed:
+ * when a yield is slow").  The switches:
  * each thread stamps (TSC) the end of its first SWITCH_WINDOW operations,
  * and of all the operations of all threads in time order, the share that
  * follows one by another thread.  Two threads alternating op by op give
@@ -179,7 +181,7 @@ int main(int argc, char **argv)
 {
 	struct thr *thr;
 	struct timespec t0, t1;
-	struct caslist_lk_stats sum = { 0, 0, 0, 0 };
+	struct caslist_lk_stats sum = { 0, 0, 0, 0, { 0 } };
 	unsigned long ops = 0;
 	int threads;
 	double secs, wall;
@@ -242,6 +244,8 @@ int main(int argc, char **argv)
 		sum.pauses += thr[i].st.pauses;
 		sum.yields += thr[i].st.yields;
 		sum.slow_yields += thr[i].st.slow_yields;
+		for (int k = 0; k < CASLIST_LK_YIELD_BUCKETS; k++)
+			sum.yield_time[k] += thr[i].st.yield_time[k];
 	}
 	if (workload[0] == 'x') {
 		struct xl *x = xl_xp(atomic_load_explicit(&XH.next, memory_order_acquire)), *pv = &XH;
@@ -271,6 +275,14 @@ int main(int argc, char **argv)
 	       (double)sum.yields / (double)ops,
 	       sum.yields ? (double)sum.slow_yields / (double)sum.yields : 0.0,
 	       switches(thr, threads));
+	if (sum.yields)
+		printf("waitstat yields off the CPU: <8us %.3f 8-32us %.3f 32-128us %.3f "
+		       "128-1024us %.3f >1024us %.3f\n",
+		       (double)sum.yield_time[0] / (double)sum.yields,
+		       (double)sum.yield_time[1] / (double)sum.yields,
+		       (double)sum.yield_time[2] / (double)sum.yields,
+		       (double)sum.yield_time[3] / (double)sum.yields,
+		       (double)sum.yield_time[4] / (double)sum.yields);
 	for (int i = 0; i < threads; i++)
 		free(thr[i].ts);
 	free(objs);

@@ -35,13 +35,16 @@
 CASLIST_LK_BEGIN
 
 /*
- * The wait policy's constants and the statistics hook.  Each is a default
+ * The wait policy's constants and the statistics hooks.  Each is a default
  * that a measurement build may set before this header (test/measure/waitstat
  * force-includes the non-installed lib/stats.h, which makes them
  * per-thread counters and tunable variables); nothing else sets them.
  */
 #ifndef CASLIST_LK_STAT
 #define CASLIST_LK_STAT(field, n) ((void)0)
+#endif
+#ifndef CASLIST_LK_STAT_YIELD	/* a sched_yield took ns; slow: over the threshold */
+#define CASLIST_LK_STAT_YIELD(ns, slow) ((void)0)
 #endif
 #ifndef CASLIST_LK_BACKOFF_MIN
 #define CASLIST_LK_BACKOFF_MIN 0u	/* the budget before the first round */
@@ -149,7 +152,7 @@ static inline void caslist_lk_backoff_yield(void)
 	CASLIST_LK_STAT(yields, 1);
 	sched_yield();
 	ns = caslist_lk_backoff_now_ns() - t0;
-	CASLIST_LK_STAT(slow_yields, ns > CASLIST_LK_YIELD_SLOW_NS);
+	CASLIST_LK_STAT_YIELD(ns, ns > CASLIST_LK_YIELD_SLOW_NS);
 	caslist_lk_backoff_note_yield(ns);
 }
 
