@@ -275,14 +275,16 @@ int main(int argc, char **argv)
 	       (double)sum.yields / (double)ops,
 	       sum.yields ? (double)sum.slow_yields / (double)sum.yields : 0.0,
 	       switches(thr, threads));
-	if (sum.yields)
-		printf("waitstat yields off the CPU: <8us %.3f 8-32us %.3f 32-128us %.3f "
-		       "128-1024us %.3f >1024us %.3f\n",
-		       (double)sum.yield_time[0] / (double)sum.yields,
-		       (double)sum.yield_time[1] / (double)sum.yields,
-		       (double)sum.yield_time[2] / (double)sum.yields,
-		       (double)sum.yield_time[3] / (double)sum.yields,
-		       (double)sum.yield_time[4] / (double)sum.yields);
+	if (sum.yields) {	/* the buckets of lib/stats.h */
+		static const char *const span[CASLIST_LK_YIELD_BUCKETS] = {
+			"<8us", "8-32us", "32-128us", "128-1024us", ">1024us"
+		};
+
+		printf("waitstat yields off the CPU:");
+		for (int k = 0; k < CASLIST_LK_YIELD_BUCKETS; k++)
+			printf(" %s %.3f", span[k], (double)sum.yield_time[k] / (double)sum.yields);
+		printf("\n");
+	}
 	for (int i = 0; i < threads; i++)
 		free(thr[i].ts);
 	free(objs);

@@ -145,9 +145,7 @@ static inline unsigned caslist_lk_backoff_cap(void)
 
 static inline void caslist_lk_backoff_yield(void)
 {
-	unsigned long long t0 = caslist_lk_backoff_now_ns();
-
-	unsigned long long ns;
+	unsigned long long t0 = caslist_lk_backoff_now_ns(), ns;
 
 	CASLIST_LK_STAT(yields, 1);
 	sched_yield();
