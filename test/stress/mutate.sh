@@ -38,8 +38,8 @@ edit() {	# FILE OLD NEW: on the line after "[mutant $name]" in FILE, OLD -> NEW
 }
 case $name in
 skiplock)
-	edit lock.h 'caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))' \
-		'v == caslist_lk_w_of(x))'
+	edit lock.h 'caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op))' \
+		'v == xw)'
 	;;
 relaxed)
 	edit lock.h 'memory_order_release' 'memory_order_relaxed'

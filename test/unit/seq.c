@@ -185,6 +185,19 @@ static void edge_cases(void)
 	tap_ok(succ == &L.head, "link_lock of the tail gives the head");
 	caslist_link_unlock(n, succ);
 	tap_ok(same(), "link_unlock to the head keeps the head bit");
+	/* a head as x: the link pointing to it is the tail's, whose word
+	 * holds the head bit */
+	n = caslist_link_lock_prev(&L.head);
+	tap_ok(n == nd(model[mlen - 1]), "link_lock_prev of the head takes the tail's link");
+	caslist_link_unlock(n, &L.head);
+	tap_ok(same(), "and unlocks it to the head");
+	tap_ok(caslist_link_trylock(&L.head, &succ), "trylock the head's link");
+	caslist_node_init(nd(9));
+	tap_ok(caslist_add_near(&L.head, nd(9)) == CASLIST_NEAR_BEFORE,
+	       "add_near(head) with the head's link busy -> before the head (the tail)");
+	caslist_link_unlock(&L.head, succ);
+	mins(mlen, 9);
+	tap_ok(same(), "add_near before the head: list matches");
 
 	/* iterator: removal of the current node -> EAGAIN */
 	n = &L.head;

@@ -238,9 +238,13 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		}
 		p = caslist_lk_trylock_prev(pos, "caslist_add_near");
 		if (p != NULL) {
-			/* pos is a node (a head is never unlinked, and the
-			 * CAS on p expected pos itself: its kind bit is 0). */
-			caslist_lk_insert_locked(p, caslist_lk_w_of(pos), n, n, "caslist_add_near");
+			/* pos's word as p's link holds it: pos may be a head
+			 * (I6; caslist_lk_is_head: relaxed, exact whenever
+			 * read, on the line trylock_prev just read). */
+			uintptr_t pw = caslist_lk_is_head(pos) ? caslist_lk_w_head(pos)
+							       : caslist_lk_w_of(pos);
+
+			caslist_lk_insert_locked(p, pw, n, n, "caslist_add_near");
 			return CASLIST_NEAR_BEFORE;
 		}
 		/* Relaxed: only decides whether to give up; no data follows. */
@@ -328,7 +332,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			caslist_lk_fair_done(l, &b, &fw);
 			return CASLIST_ENOENT;
 		}
-		p = caslist_lk_trylock_prev(n, op);
+		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
 				caslist_lk_unlock(p, caslist_lk_w_of(n));

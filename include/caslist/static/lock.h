@@ -266,19 +266,55 @@ static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
 }
 
 /*
+ * caslist_lk_prev_word - x's prev hint (as caslist_lk_prev_hint, the same
+ * acquire load) and, in *XW, the word a link pointing to x holds: x's
+ * address with the head bit if x is a head (I6), which the prev word's
+ * head flag says.  What a CAS on the hinted predecessor's link expects.
+ */
+static inline struct caslist_node *caslist_lk_prev_word(const struct caslist_node *x,
+						       uintptr_t *xw)
+{
+	/* Acquire: as caslist_lk_prev_hint. */
+	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
+	bool head = caslist_lk_prev_is_head(v);
+
+	*xw = head ? caslist_lk_w_head(x) : caslist_lk_w_of(x);
+	return CASLIST_LK_PCAST(struct caslist_node *,
+				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
+}
+
+/*
  * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
 static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *x,
 							      const char *op)
 {
+	uintptr_t xw;
+	struct caslist_node *p = caslist_lk_prev_word(x, &xw);
+	uintptr_t v = xw;
+
+	if (!caslist_lk_prev_valid(p))
+		return NULL;
+	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
+	 * hint p as x's predecessor (I3).  x may be a head (add_near at a
+	 * head): then the word is the head's (I6). */
+	return caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op) ? p : NULL;
+}
+
+/* The same attempt for an x the caller knows is a node, never a head (it
+ * checked x's prev word, or its path aborts on a head): the expected
+ * word is x's address, with no test of the flag on the delete's and the
+ * move's fast path.  Orders as caslist_lk_trylock_prev. */
+static inline struct caslist_node *caslist_lk_trylock_prev_node(struct caslist_node *x,
+								const char *op)
+{
 	struct caslist_node *p = caslist_lk_prev_hint(x);
 	uintptr_t v = caslist_lk_w_of(x);
 
 	if (!caslist_lk_prev_valid(p))
 		return NULL;
-	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
-	 * hint p as x's predecessor (I3). */
+	/* caslist_lk_cas_lock (acquire): validates p (I3), as above. */
 	return caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op) ? p : NULL;
 }
 
@@ -295,15 +331,17 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		struct caslist_node *p = caslist_lk_prev_hint(x);
-		uintptr_t v = caslist_lk_w_of(x);
+		uintptr_t xw;
+		struct caslist_node *p = caslist_lk_prev_word(x, &xw);
+		uintptr_t v = xw;
 
 		/* caslist_lk_cas_lock (acquire): pairs with the release that made
 		 * p->next == x (caslist_lk_unlock, in caslist_lk_insert_locked or
-		 * caslist_lk_unlink_locked, by p's last holder). */
+		 * caslist_lk_unlink_locked, by p's last holder).  x may be a
+		 * head (caslist_link_lock_prev of a head: the tail's link). */
 		if (caslist_lk_prev_valid(p) &&
 		/* [mutant skiplock] the mutant trusts the hint: no CAS on the next line (test/stress/mutate.sh) */
-		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))
+		    caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op))
 			return p;
 		caslist_lk_backoff_wait(&b, p, op);
 	}
@@ -435,7 +473,7 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 	for (;;) {
 		if (s == 0)
 			return 0;
-		p = caslist_lk_trylock_prev(n, op);
+		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1))
 			break;
 		/* The link we could not take, for the stuck-wait line. */
@@ -481,7 +519,7 @@ CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, uintptr_t *sw
 	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, pv));
 	if (__builtin_expect(!caslist_lk_cas_lock(n, &v, v | CASLIST_LK_LOCK, op), 0))
 		return false;
-	p = caslist_lk_trylock_prev(n, op);
+	p = caslist_lk_trylock_prev_node(n, op);	/* pv has no head flag */
 	if (__builtin_expect(p == NULL, 0)) {
 		*busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		caslist_lk_unlock(n, v);		/* give L(n) back as it was */
