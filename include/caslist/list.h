@@ -120,11 +120,11 @@ extern "C" {
  * pointers are 4 bytes the attribute adds the alignment; on LP64 it is
  * the words' own, and the layout is unchanged). */
 #if UINTPTR_MAX == 0xffffffffu
-#define CASLIST_NODE_ALIGN __attribute__((aligned(8)))
+#define CASLIST_LK_NODE_ALIGN __attribute__((aligned(8)))
 #else
-#define CASLIST_NODE_ALIGN
+#define CASLIST_LK_NODE_ALIGN
 #endif
-struct CASLIST_NODE_ALIGN caslist_node {
+struct CASLIST_LK_NODE_ALIGN caslist_node {
 	/* Successor, with bit 0 = lock of the link "this -> successor" and
 	 * bit 2 = "the successor is a list's head".  Unlinked nodes hold 0
 	 * (never linked) or CASLIST_POISON_NEXT. */
