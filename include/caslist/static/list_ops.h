@@ -534,7 +534,9 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 			 * wait holding nothing, then look at the tail again. */
 			v = caslist_lk_w_head(h);
 			if (caslist_lk_cas_lock(t, &v, v | CASLIST_LK_LOCK, "caslist_pop_tail")) {
-				struct caslist_node *p = caslist_lk_lock_prev(t, "caslist_pop_tail");
+				/* t: a node (the head's prev is never a head) */
+				struct caslist_node *p = caslist_lk_lock_prev_as(t, false,
+										 "caslist_pop_tail");
 
 				caslist_lk_unlink_locked(p, t, v, "caslist_pop_tail");
 				break;

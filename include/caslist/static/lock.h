@@ -326,13 +326,16 @@ static inline struct caslist_node *caslist_lk_trylock_prev_node(struct caslist_n
  * toward the head, and holders of the head's link never wait, so the
  * wait-for chain ends (doc/protocol.md, "No deadlock").
  */
-static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, const char *op)
+static inline struct caslist_node *caslist_lk_lock_prev_as(struct caslist_node *x, bool any,
+							    const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		uintptr_t xw;
-		struct caslist_node *p = caslist_lk_prev_word(x, &xw);
+		uintptr_t xw = caslist_lk_w_of(x);
+		/* ANY: x may be a head (its word then has the head bit);
+		 * else the caller knows x is a node (a constant: folded). */
+		struct caslist_node *p = any ? caslist_lk_prev_word(x, &xw) : caslist_lk_prev_hint(x);
 		uintptr_t v = xw;
 
 		/* caslist_lk_cas_lock (acquire): pairs with the release that made
@@ -345,6 +348,11 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
 			return p;
 		caslist_lk_backoff_wait(&b, p, op);
 	}
+}
+
+static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, const char *op)
+{
+	return caslist_lk_lock_prev_as(x, true, op);
 }
 
 /* The head lock's first attempt, on a free word: no wait, so the heat
