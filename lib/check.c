@@ -5,7 +5,8 @@
  * the list's walk and the cluster descriptors).
  * The invariant it checks, for a list with no operation in flight:
  *   for every node x on the cycle head -> ... -> head:
- *     x->next has no lock bit, and x->next->prev == x
+ *     x->next has no lock bit, and x->next->prev == x, and x->next has
+ *     bit 2 (the successor's kind) iff its successor is the head
  *   and the cycle closes within max_nodes steps.
  */
 #include <caslist/static/cluster.h>
@@ -35,6 +36,8 @@ const char *caslist_check_strerror(int code)
 		return "a node on the list is marked unlinked";
 	case CASLIST_LK_FAULT_TOO_LONG:
 		return "more than max_nodes nodes (cycle or lost head)";
+	case CASLIST_LK_FAULT_BAD_KIND:
+		return "a link's head bit (bit 2) disagrees with its successor";
 	default:
 		return "unknown";
 	}

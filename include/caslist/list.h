@@ -115,10 +115,19 @@ extern "C" {
 #endif
 
 
-/* A list node, embedded in the user's object (intrusive, like list_head). */
-struct caslist_node {
-	/* Successor, with bit 0 = lock of the link "this -> successor".
-	 * Unlinked nodes hold 0 (never linked) or CASLIST_POISON_NEXT. */
+/* A list node, embedded in the user's object (intrusive, like list_head).
+ * 8-aligned everywhere: the successor word keeps three low bits (where
+ * pointers are 4 bytes the attribute adds the alignment; on LP64 it is
+ * the words' own, and the layout is unchanged). */
+#if UINTPTR_MAX == 0xffffffffu
+#define CASLIST_LK_NODE_ALIGN __attribute__((aligned(8)))
+#else
+#define CASLIST_LK_NODE_ALIGN
+#endif
+struct CASLIST_LK_NODE_ALIGN caslist_node {
+	/* Successor, with bit 0 = lock of the link "this -> successor" and
+	 * bit 2 = "the successor is a list's head".  Unlinked nodes hold 0
+	 * (never linked) or CASLIST_POISON_NEXT. */
 	CASLIST_ATOMIC(uintptr_t) next;
 	/* Predecessor: a hint when read without the predecessor's link lock;
 	 * exact when read under it.  Poisoned on removal. */
@@ -154,13 +163,14 @@ struct caslist_list {
 
 /*
  * Static initializer: `static struct caslist_list l = CASLIST_LIST_INIT(l);`
- * is an empty list, as after caslist_init(&l) (the head points to itself;
- * its prev word carries the head flag, bit 1).
+ * is an empty list, as after caslist_init(&l) (the head points to itself,
+ * with bit 2 of its next word: "the successor is a head"; its prev word
+ * carries the head flag, bit 1).
  */
 /* (&name is &name.head: the head is the first member; the whole object's
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { CASLIST_LK_PCAST(uintptr_t, &(name)), CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u }
+	{ { CASLIST_LK_PCAST(uintptr_t, &(name)) + 4u, CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u }
 
 /*
  * CASLIST_LIST(name) - declare and initialise an empty list, like the
@@ -374,7 +384,9 @@ CASLIST_API bool caslist_link_trylock(struct caslist_node *x, struct caslist_nod
  * this waits: the caller holds L(@x), or otherwise guarantees it. */
 CASLIST_API struct caslist_node *caslist_link_lock_prev(struct caslist_node *x);
 /** caslist_link_unlock - release L(@x), setting its successor to @succ
- * (the old one, or a new one whose ->prev the caller has set). */
+ * (the old one, or a new one whose ->prev the caller has set).  Reads
+ * @succ's prev word to tell a head from a node (bit 2 of the word it
+ * stores says which). */
 CASLIST_API void caslist_link_unlock(struct caslist_node *x, struct caslist_node *succ);
 /** caslist_link_set_prev - set @x's predecessor word to @p, keeping the
  * head flag (bit 1 of a list head's prev word, which marks it a head for

@@ -200,8 +200,9 @@ static inline int list_pos(struct caslist_list *l, struct caslist_node *x)
 	int i = 0;
 
 	for (;;) {
+		/* the lock bit (0) and the head bit (2) off: the address */
 		c = (struct caslist_node *)(atomic_load_explicit(&c->next, memory_order_relaxed) &
-					    ~(uintptr_t)1);
+					    ~(uintptr_t)5);
 		if (c == h)
 			return -1;
 		if (c == x)

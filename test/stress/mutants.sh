@@ -9,9 +9,13 @@
 #   stress-mutant-relaxed   link_unlock stores with memory_order_relaxed
 #                           instead of release: x86 hides it, so only the
 #                           TSan build can see it, and it must report a race.
+#   stress-mutant-nokind    the unlink's and insert's store of succ->prev
+#                           drops succ's head flag (I6): caslist_check, or
+#                           a debug build's check at the next such store,
+#                           must report it.
 # A mutant that passes is a test failure here.
 . "$(dirname "$0")/driver.sh"
-tap_plan 2
+tap_plan 3
 
 # Returns 0 if the mutant binary failed in at least one attempt.
 caught() {
@@ -42,5 +46,10 @@ elif caught stress-mutant-relaxed "ThreadSanitizer: data race"; then
 	tap_ok "release weakened to relaxed is reported by TSan"
 else
 	tap_notok "release weakened to relaxed went unreported by TSan"
+fi
+if caught stress-mutant-nokind ""; then
+	tap_ok "a head flag dropped by [L6] is caught by the stress test"
+else
+	tap_notok "a head flag dropped by [L6] went unnoticed"
 fi
 tap_done

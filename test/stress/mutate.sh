@@ -14,6 +14,8 @@
 #   relaxed   caslist_lk_unlock stores with memory_order_relaxed, not release
 #   window    takes ignore open scan windows (always lazy)
 #   nodefer   operations do not defer to a pending head ticket (fair.h)
+#   nokind    [L6] stores succ->prev without succ's head flag, though the
+#             successor word says succ is a head (I6)
 set -eu
 name=$1 src=$2 out=$3
 shift 3
@@ -36,8 +38,8 @@ edit() {	# FILE OLD NEW: on the line after "[mutant $name]" in FILE, OLD -> NEW
 }
 case $name in
 skiplock)
-	edit lock.h 'caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))' \
-		'v == caslist_lk_w_of(x))'
+	edit lock.h 'caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op))' \
+		'v == xw)'
 	;;
 relaxed)
 	edit lock.h 'memory_order_release' 'memory_order_relaxed'
@@ -47,6 +49,9 @@ window)
 	;;
 nodefer)
 	edit fair.h '__builtin_expect(next !=' '__builtin_expect(0 && next !='
+	;;
+nokind)
+	edit link.h 'caslist_lk_w_to_head(sw), 0)' '0 && caslist_lk_w_to_head(sw), 0)'
 	;;
 *)
 	echo "test/stress/mutate.sh: unknown mutant $name" >&2

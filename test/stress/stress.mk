@@ -5,6 +5,7 @@
 # make them fail.  The drivers share test/stress/driver.sh.
 check_PROGRAMS += test/stress/stress test/stress/xlist \
 	test/stress/stress-mutant-skiplock test/stress/stress-mutant-relaxed \
+	test/stress/stress-mutant-nokind \
 	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow \
 	test/stress/bypass test/stress/bypass-mutant-nodefer
 TESTS += test/stress/stress.sh test/stress/xlist.sh test/stress/mutants.sh \
@@ -49,6 +50,11 @@ test_stress_stress_mutant_relaxed_SOURCES = test/stress/stress.c
 nodist_test_stress_stress_mutant_relaxed_SOURCES = mut/relaxed/core.c
 test_stress_stress_mutant_relaxed_CPPFLAGS = -Imut/relaxed $(AM_CPPFLAGS)
 test_stress_stress_mutant_relaxed_LDADD = $(PTHREAD_LIBS)
+# mutant: [L6] drops the successor's head flag (I6).
+test_stress_stress_mutant_nokind_SOURCES = test/stress/stress.c
+nodist_test_stress_stress_mutant_nokind_SOURCES = mut/nokind/core.c
+test_stress_stress_mutant_nokind_CPPFLAGS = -Imut/nokind $(AM_CPPFLAGS)
+test_stress_stress_mutant_nokind_LDADD = $(PTHREAD_LIBS)
 # mutant: takes ignore open scan windows (always lazy).
 test_stress_fl_stress_mutant_window_SOURCES = test/stress/fl_stress.c
 nodist_test_stress_fl_stress_mutant_window_SOURCES = mut/window/core.c
@@ -59,7 +65,7 @@ test_stress_fl_stress_mutant_window_LDADD = $(PTHREAD_LIBS)
 MUT_DEPS = $(CORE_SOURCES) $(STATIC_FILES) \
 	test/stress/mutate.sh
 # One rule for all of them: the mutant's name is its folder's (mut/NAME).
-mut/skiplock/core.c mut/relaxed/core.c mut/nodefer/core.c mut/window/core.c: $(MUT_DEPS)
+mut/skiplock/core.c mut/relaxed/core.c mut/nodefer/core.c mut/window/core.c mut/nokind/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)d='$(@D)'; \
 	$(SHELL) $(srcdir)/test/stress/mutate.sh "$${d#mut/}" $(srcdir) "$$d" $(CORE_SOURCES)
 # clean-local runs it (bench/bench.mk holds the one clean-local rule)

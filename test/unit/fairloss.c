@@ -199,7 +199,7 @@ static void *waiter(void *arg)
 /* Phase K: hold L(head) while the waiter waits WAIT_US on the fake clock. */
 static void control(int k)
 {
-	struct caslist_node *first;
+	uintptr_t first;	/* the head's successor word (static/word.h) */
 	unsigned long long c0, now;
 
 	if (!wait_at_least(&w_ready, (unsigned long long)k, "the waiter's readiness"))

@@ -367,6 +367,17 @@ static void corrupt_del(void)
 	caslist_del(&a);
 }
 
+/* a's word says its successor (b) is a head (bit 2, I6); b's prev word
+ * says it is not: the unlink's store of b->prev would give b a head
+ * flag. */
+static void corrupt_kind(void)
+{
+	caslist_add_tail(&L, &a);
+	caslist_add_tail(&L, &b);
+	atomic_store(&a.next, (uintptr_t)&b | 4u);
+	caslist_del(&a);
+}
+
 static void corrupt_add(void)
 {
 	caslist_add_tail(&L, &a);
@@ -613,10 +624,11 @@ static const char *const sites[] = {
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(*cur != h, \"caslist_iter_next\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(fl->batch != 0, op, fl",
-	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(f != NULL, op, h",
+	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(f != 0, op, h",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
 	"include/caslist/static/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
+	"include/caslist/static/link.h: CASLIST_LK_CHECK((old & CASLIST_LK_HEAD_FLAG) == caslist_lk_flag_of(sw)",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(atomic_load_explicit(&x->cluster",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_build_add\"",
@@ -735,6 +747,8 @@ int main(void)
 	/* static/link.h caslist_lk_set_prev_checked, under the lock at insert and unlink */
 	DEBUG_CASE(tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
 			  "del with a corrupted neighbour link aborts"));
+	DEBUG_CASE(tap_ok(aborts(corrupt_kind, "caslist_del", &a, "kind bit disagrees"),
+			  "del with a wrong head bit in the node's own word aborts"));
 	DEBUG_CASE(tap_ok(aborts(corrupt_add, "caslist_add_after", &a, "next->prev != self"),
 			  "add_after with a corrupted neighbour link aborts"));
 	DEBUG_CASE(tap_ok(aborts(corrupt_move, "caslist_move_head", &b, "next->prev != self"),

@@ -168,6 +168,37 @@ static void edge_cases(void)
 	atomic_store(&nd(7)->prev, (uintptr_t)nd(2));
 	tap_ok(same(), "restored");
 
+	/* I6: bit 2 of a link says "the successor is a head"; check() reports
+	 * it set on a link to a node, or missing on the tail's link */
+	atomic_fetch_or(&nd(2)->next, (uintptr_t)4);
+	tap_ok(caslist_check(&L, MAXN, NULL) == -5, "check() reports a head bit on a link to a node");
+	atomic_fetch_and(&nd(2)->next, ~(uintptr_t)4);
+	n = nd(model[mlen - 1]);
+	tap_ok((atomic_load(&n->next) & 4u) != 0 && (atomic_load(&L.head.next) & 4u) == 0,
+	       "the tail's link has the head bit, the head's link to a node has not");
+	atomic_fetch_and(&n->next, ~(uintptr_t)4);
+	tap_ok(caslist_check(&L, MAXN, NULL) == -5, "check() reports the tail's link without it");
+	atomic_fetch_or(&n->next, (uintptr_t)4);
+	tap_ok(same(), "restored");
+	/* the primitives: the tail's link locked and unlocked to the head */
+	succ = caslist_link_lock(n);
+	tap_ok(succ == &L.head, "link_lock of the tail gives the head");
+	caslist_link_unlock(n, succ);
+	tap_ok(same(), "link_unlock to the head keeps the head bit");
+	/* a head as x: the link pointing to it is the tail's, whose word
+	 * holds the head bit */
+	n = caslist_link_lock_prev(&L.head);
+	tap_ok(n == nd(model[mlen - 1]), "link_lock_prev of the head takes the tail's link");
+	caslist_link_unlock(n, &L.head);
+	tap_ok(same(), "and unlocks it to the head");
+	tap_ok(caslist_link_trylock(&L.head, &succ), "trylock the head's link");
+	caslist_node_init(nd(9));
+	tap_ok(caslist_add_near(&L.head, nd(9)) == CASLIST_NEAR_BEFORE,
+	       "add_near(head) with the head's link busy -> before the head (the tail)");
+	caslist_link_unlock(&L.head, succ);
+	mins(mlen, 9);
+	tap_ok(same(), "add_near before the head: list matches");
+
 	/* iterator: removal of the current node -> EAGAIN */
 	n = &L.head;
 	tap_ok(caslist_iter_next(&L, &n) == 1 && n == nd(model[0]), "iter: first node");

@@ -48,7 +48,7 @@ static inline void caslist__batch_flush(struct caslist_batch *b);
  */
 static inline void caslist_lk_batch_queue(struct caslist_batch *b, struct caslist_list *l,
 					  struct caslist_node *p, struct caslist_node *n,
-					  struct caslist_node *s, const char *op)
+					  uintptr_t s, const char *op)
 {
 	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), op);
 	b->l = l;
@@ -77,13 +77,13 @@ caslist_lk_batch_move_head_retry(struct caslist_batch *b, struct caslist_list *l
 				 struct caslist_node *n, const void *busy, const char *op)
 {
 	struct caslist_lk_backoff bo = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_node *s, *p;
-	uintptr_t seen;
+	struct caslist_node *p;
+	uintptr_t seen, s;
 
 	if (busy != NULL)	/* lock_pair's failed round: wait, then start over */
 		caslist_lk_backoff_wait(&bo, busy, op);
 	s = caslist_lk_lock_pair(n, &p, &seen, &bo, op);
-	if (s == NULL) {
+	if (s == 0) {
 		if (seen == caslist_lk_batch_word(b))
 			return CASLIST_BATCH_QUEUED;
 		return caslist_lk_w_batched(seen) ? CASLIST_OK : CASLIST_ENOENT;
@@ -95,8 +95,9 @@ caslist_lk_batch_move_head_retry(struct caslist_batch *b, struct caslist_list *l
 CASLIST_LK_STEP int caslist_lk_batch_move_head(struct caslist_batch *b, struct caslist_list *l,
 					     struct caslist_node *n, const char *op)
 {
-	struct caslist_node *s, *p;
+	struct caslist_node *p;
 	const void *busy;
+	uintptr_t s;
 
 	caslist_lk_batch_check(b, l, op);
 	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
@@ -150,7 +151,8 @@ static inline size_t caslist__batch_move_head_n(struct caslist_batch *b, struct 
  */
 static inline void caslist__batch_flush(struct caslist_batch *b)
 {
-	struct caslist_node *h, *f, *first, *last;
+	struct caslist_node *h, *first, *last;
+	uintptr_t f;
 	unsigned k = b->n;
 
 	if (k == 0)
@@ -162,8 +164,8 @@ static inline void caslist__batch_flush(struct caslist_batch *b)
 	h = &b->l->head;
 	f = caslist_lk_lock_head_held(h, "caslist_batch_flush");
 	caslist_lk_insert_locked(h, f, first, last, "caslist_batch_flush");
-	for (unsigned i = k - 1; i > 0; i--)
-		caslist_lk_unlock(b->node[i], b->node[i - 1]);
+	for (unsigned i = k - 1; i > 0; i--)	/* chain nodes: kind 0 */
+		caslist_lk_unlock(b->node[i], caslist_lk_w_of(b->node[i - 1]));
 	b->n = 0;
 }
 

@@ -16,13 +16,18 @@
 CASLIST_LK_BEGIN
 
 /*
- * [L6] caslist_lk_set_prev_checked - succ->prev = p, under the lock of the link pointing to
- * succ, keeping succ's head flag.  The caller owns the word (only the
- * holder of L(pred(succ)) writes it), so a load then a store is enough.
- * Relaxed load: our own word.  Release store: pairs with the acquire in
- * caslist_lk_prev_hint (a thread that reads p from here may CAS p->next); the list
- * order itself is published by the caller's following caslist_lk_unlock.
- * Debug builds check the old value (it must be `was`: next->prev == self).
+ * [L6] caslist_lk_set_prev_checked - succ->prev = p, under the lock of the
+ * link pointing to succ, keeping succ's head flag.  SW is succ's word as
+ * the caller read it from that link, so its kind bit says whether succ
+ * is a head (I6): the store needs no load of the word it replaces, and on
+ * a cold list succ's line is written, not waited for (doc/cost.md, "The
+ * successor's kind in the link").  The caller owns the word (only the
+ * holder of L(pred(succ)) writes it).  Release store: pairs with the
+ * acquire in caslist_lk_prev_hint (a thread that reads p from here may
+ * CAS p->next); the list order itself is published by the caller's
+ * following caslist_lk_unlock.  Debug builds load the old value and check
+ * it: it must be `was` (next->prev == self), and its head flag must be
+ * the one SW says (I6).
  */
 static inline void caslist_lk_set_prev_keep(struct caslist_node *succ, struct caslist_node *p,
 					    uintptr_t old)
@@ -31,14 +36,32 @@ static inline void caslist_lk_set_prev_keep(struct caslist_node *succ, struct ca
 			      memory_order_release);
 }
 
-static inline void caslist_lk_set_prev_checked(struct caslist_node *succ, struct caslist_node *p,
+static inline void caslist_lk_set_prev_checked(uintptr_t sw, struct caslist_node *p,
 					       struct caslist_node *was, const char *op)
 {
-	uintptr_t old = atomic_load_explicit(&succ->prev, memory_order_relaxed);
+	struct caslist_node *succ = caslist_lk_node_of(sw);
 
-	CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was), op, was,
-		      "corrupted link: next->prev != self");
-	caslist_lk_set_prev_keep(succ, p, old);
+#ifdef CASLIST_DEBUG
+	{
+		/* Relaxed: our own word (debug builds only). */
+		uintptr_t old = atomic_load_explicit(&succ->prev, memory_order_relaxed);
+
+		CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was), op, was,
+				 "corrupted link: next->prev != self");
+		CASLIST_LK_CHECK((old & CASLIST_LK_HEAD_FLAG) == caslist_lk_flag_of(sw), op, was,
+				 "corrupted link: the successor's kind bit disagrees with its head flag");
+	}
+#endif
+	/* Two stores on a branch, not arithmetic on SW: the common one (succ
+	 * a node, whose word is its address) takes its address from SW and
+	 * its value from p alone; the flag computed into the value measured
+	 * 20% slower on a list beyond the cache (doc/cost.md, "The
+	 * successor's kind in the link"). */
+	/* [mutant nokind] the mutant drops the head flag (test/stress/mutate.sh) */
+	if (__builtin_expect(caslist_lk_w_to_head(sw), 0))
+		caslist_lk_set_prev_keep(succ, p, CASLIST_LK_HEAD_FLAG);
+	else
+		caslist_lk_set_prev_keep(CASLIST_LK_PCAST(struct caslist_node *, sw), p, 0);
 	(void)was;
 	(void)op;
 }
@@ -55,9 +78,11 @@ static inline void caslist_lk_set_prev_new(struct caslist_node *n, struct caslis
 
 /*
  * [L7] caslist_lk_insert_locked - link the chain first..last between pos and succ.
- * Requires L(pos) held with succ(pos) == succ.  Releases L(pos).
+ * Requires L(pos) held with pos's successor word SW (succ and its kind).
+ * Releases L(pos).  first..last are nodes, never heads: pos's new
+ * successor word is caslist_lk_w_of(first).
  *
- *  1. last->next = succ|CASLIST_LK_LOCK  - last's own link starts locked, so an op
+ *  1. last->next = SW|CASLIST_LK_LOCK  - last's own link starts locked, so an op
  *     that targets last (or reaches it by a stale prev hint) waits until
  *     the whole insertion is done.  Relaxed: published by step 4.
  *  2. first->prev = pos, succ->prev = last - release stores (for
@@ -69,17 +94,16 @@ static inline void caslist_lk_set_prev_new(struct caslist_node *n, struct caslis
  *  5. last->next = succ       - caslist_lk_unlock (release): pairs with the
  *     acquire of whoever takes L(last) next.
  */
-static inline void caslist_lk_insert_locked(struct caslist_node *pos, struct caslist_node *succ,
+static inline void caslist_lk_insert_locked(struct caslist_node *pos, uintptr_t sw,
 					    struct caslist_node *first, struct caslist_node *last,
-				      const char *op)
+					    const char *op)
 {
-	atomic_store_explicit(&last->next, caslist_lk_w_of(succ) | CASLIST_LK_LOCK,
-			      memory_order_relaxed);
+	atomic_store_explicit(&last->next, sw | CASLIST_LK_LOCK, memory_order_relaxed);
 	caslist_lk_note_lock(last, op);
 	caslist_lk_set_prev_new(first, pos);
-	caslist_lk_set_prev_checked(succ, last, pos, op);
-	caslist_lk_unlock(pos, first);
-	caslist_lk_unlock(last, succ);
+	caslist_lk_set_prev_checked(sw, last, pos, op);
+	caslist_lk_unlock(pos, caslist_lk_w_of(first));
+	caslist_lk_unlock(last, sw);
 }
 
 /*
@@ -104,16 +128,17 @@ static inline void caslist_lk_poison(struct caslist_node *n, uintptr_t next)
 
 /*
  * [L8] caslist_lk_unlink_locked - remove n from between pred and succ.  Requires
- * L(pred) (pred->next == n|CASLIST_LK_LOCK) and L(n) (n->next == succ|CASLIST_LK_LOCK).
+ * L(pred) (pred->next == n|CASLIST_LK_LOCK) and L(n) (n->next == SW|CASLIST_LK_LOCK,
+ * SW succ's word).
  *  1. succ->prev = pred - ours under L(n); relaxed, published by step 2.
  *  2. pred->next = succ - caslist_lk_unlock (release): n leaves the list here.
  *  3. poison n          - consumes L(n).
  */
 static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct caslist_node *n,
-					    struct caslist_node *succ, const char *op)
+					    uintptr_t sw, const char *op)
 {
-	caslist_lk_set_prev_checked(succ, pred, n, op);
-	caslist_lk_unlock(pred, succ);
+	caslist_lk_set_prev_checked(sw, pred, n, op);
+	caslist_lk_unlock(pred, sw);
 	caslist_lk_poison(n, CASLIST_POISON_NEXT);
 }
 
@@ -124,11 +149,10 @@ static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct ca
  * batch's own thread.
  */
 static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct caslist_node *n,
-					      struct caslist_node *succ, uintptr_t word,
-					const char *op)
+					      uintptr_t sw, uintptr_t word, const char *op)
 {
-	caslist_lk_set_prev_checked(succ, pred, n, op);
-	caslist_lk_unlock(pred, succ);
+	caslist_lk_set_prev_checked(sw, pred, n, op);
+	caslist_lk_unlock(pred, sw);
 	caslist_lk_poison(n, word);
 }
 
@@ -144,13 +168,13 @@ caslist_lk_del_retry(struct caslist_node *n, struct caslist_node **pred, const v
 		     const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_node *p, *s;
-	uintptr_t seen;
+	struct caslist_node *p;
+	uintptr_t seen, s;
 
 	if (busy != NULL)	/* lock_pair's failed round: wait, then start over */
 		caslist_lk_backoff_wait(&b, busy, op);
 	s = caslist_lk_lock_pair(n, &p, &seen, &b, op);
-	if (s == NULL)
+	if (s == 0)
 		return CASLIST_ENOENT;
 	caslist_lk_unlink_locked(p, n, s, op);
 	if (pred != NULL)
@@ -163,8 +187,9 @@ caslist_lk_del_retry(struct caslist_node *n, struct caslist_node **pred, const v
  * either way. */
 CASLIST_LK_STEP int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
 {
-	struct caslist_node *p, *s;
+	struct caslist_node *p;
 	const void *busy;
+	uintptr_t s;
 
 	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
 		return caslist_lk_del_retry(n, pred, busy, op);
@@ -191,14 +216,15 @@ static inline void caslist_lk_batch_chain(struct caslist_node *a, struct caslist
 }
 
 /*
- * caslist_lk_init_head - an empty list: h->next = h, and h->prev = h with the
+ * caslist_lk_init_head - an empty list: h->next = h (a head: with its kind
+ * bit, I6), and h->prev = h with the
  * head flag, which this word keeps for good.  Relaxed: the list is
  * published to other threads by whatever hands them the pointer (thread
  * creation, a release store of the caller).
  */
 static inline void caslist_lk_init_head(struct caslist_node *h)
 {
-	atomic_store_explicit(&h->next, caslist_lk_w_of(h), memory_order_relaxed);
+	atomic_store_explicit(&h->next, caslist_lk_w_head(h), memory_order_relaxed);
 	atomic_store_explicit(&h->prev, caslist_lk_w_of(h) | CASLIST_LK_HEAD_FLAG,
 			      memory_order_relaxed);
 }
@@ -237,7 +263,7 @@ static inline void caslist_lk_chain(struct caslist_node *a, struct caslist_node 
 
 /*
  * [L9] caslist_lk_cut_locked - cut first..last off after h.  Requires L(last)
- * with succ(last) == s and L(h) with succ(h) == first, last on h's list.
+ * with successor word SW (s) and L(h) with succ(h) == first, last on h's list.
  *  1. s->prev = h (ours under L(last); release).
  *  2. first->prev = 0: the chain start (first is ours from here; release).
  *  3. h->next = s - caslist_lk_unlock (release): linearization point.
@@ -248,12 +274,11 @@ static inline void caslist_lk_chain(struct caslist_node *a, struct caslist_node 
  *     learn only "not linked".
  */
 static inline void caslist_lk_cut_locked(struct caslist_node *h, struct caslist_node *first,
-					 struct caslist_node *last, struct caslist_node *s,
-				   const char *op)
+					 struct caslist_node *last, uintptr_t sw, const char *op)
 {
-	caslist_lk_set_prev_checked(s, h, last, op);
+	caslist_lk_set_prev_checked(sw, h, last, op);
 	caslist_lk_set_prev_new(first, NULL);
-	caslist_lk_unlock(h, s);
+	caslist_lk_unlock(h, sw);
 	atomic_store_explicit(&last->next, CASLIST_POISON_NEXT, memory_order_relaxed);
 }
 

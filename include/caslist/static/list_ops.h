@@ -38,7 +38,7 @@ static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list 
  * The words the protocol writes (word.h) are: next 0, POISON, CLAIMED,
  * or the address of a node, a head or a batch (aligned as a pointer,
  * past the first page) with at most one of the lock bit and the batch
- * tag; prev 0, POISON_PREV, or a node's address, with the head flag in a
+ * tag, and a head's with its kind bit (I6); prev 0, POISON_PREV, or a node's address, with the head flag in a
  * head's own.  Words outside these were never written by the list: the
  * node's memory was never initialised (malloc'd, or reused from another
  * object), which "already linked" alone would hide.  Garbage that
@@ -52,7 +52,7 @@ caslist_lk_unaddable_why(const struct caslist_node *n)
 	const uintptr_t tags = CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG;
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
-	uintptr_t s = v & ~tags, p = pv & ~CASLIST_LK_HEAD_FLAG;
+	uintptr_t s = v & ~(tags | CASLIST_LK_TO_HEAD), p = pv & ~CASLIST_LK_HEAD_FLAG;
 	bool next_ok = v == 0 || v == CASLIST_POISON_NEXT || v == CASLIST_LK_CLAIMED ||
 		       ((v & tags) != tags && s >= 4096 && (s & low) == 0);
 	bool prev_ok = pv == 0 || pv == CASLIST_POISON_PREV || (p >= 4096 && (p & low) == 0);
@@ -148,7 +148,7 @@ static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, 
 	for (;;) {
 		struct caslist_node *t = caslist_lk_prev_hint(h);
 
-		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, h, op))
+		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, caslist_lk_w_head(h), op))
 			return t;
 		if (!caslist_lk_prev_valid(t))
 			caslist_lk_check_list(h, op);
@@ -161,7 +161,7 @@ CASLIST_LK_STEP void caslist_lk_splice_head(struct caslist_list *l, struct casli
 					  struct caslist_node *last, const char *op)
 {
 	struct caslist_node *h = caslist_lk_head_of(l);
-	struct caslist_node *s = caslist_lk_lock_head(h, op);
+	uintptr_t s = caslist_lk_lock_head(h, op);
 
 	caslist_lk_insert_locked(h, s, first, last, op);
 }
@@ -173,7 +173,7 @@ static inline void caslist_lk_splice_tail(struct caslist_list *l, struct caslist
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *t = caslist_lk_lock_tail(h, op);
 
-	caslist_lk_insert_locked(t, h, first, last, op);
+	caslist_lk_insert_locked(t, caslist_lk_w_head(h), first, last, op);
 }
 
 static inline void caslist__add_head(struct caslist_list *l, struct caslist_node *n)
@@ -205,11 +205,11 @@ static inline void caslist__splice_tail(struct caslist_list *l, struct caslist_n
 /* [S4] add after pos: L(pos) only. */
 static inline int caslist__add_after(struct caslist_node *pos, struct caslist_node *n)
 {
-	struct caslist_node *s;
+	uintptr_t s;
 
 	caslist_lk_check_addable(n, "caslist_add_after");
 	s = caslist_lk_lock(pos, "caslist_add_after");
-	if (s == NULL)
+	if (s == 0)
 		return caslist_lk_pos_gone(pos, "caslist_add_after");
 	caslist_lk_insert_locked(pos, s, n, n, "caslist_add_after");
 	return CASLIST_OK;
@@ -229,7 +229,8 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 
 	caslist_lk_check_addable(n, "caslist_add_near");
 	for (;;) {
-		struct caslist_node *s, *p;
+		struct caslist_node *p;
+		uintptr_t s;
 
 		if (caslist_lk_trylock(pos, &s, "caslist_add_near")) {
 			caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
@@ -237,7 +238,13 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		}
 		p = caslist_lk_trylock_prev(pos, "caslist_add_near");
 		if (p != NULL) {
-			caslist_lk_insert_locked(p, pos, n, n, "caslist_add_near");
+			/* pos's word as p's link holds it: pos may be a head
+			 * (I6; caslist_lk_is_head: relaxed, exact whenever
+			 * read, on the line trylock_prev just read). */
+			uintptr_t pw = caslist_lk_is_head(pos) ? caslist_lk_w_head(pos)
+							       : caslist_lk_w_of(pos);
+
+			caslist_lk_insert_locked(p, pw, n, n, "caslist_add_near");
 			return CASLIST_NEAR_BEFORE;
 		}
 		/* Relaxed: only decides whether to give up; no data follows. */
@@ -305,8 +312,8 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_lk_fair fw = { 0, 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
-	struct caslist_node *s, *p, *f;
-	uintptr_t seen;
+	struct caslist_node *p;
+	uintptr_t seen, s, f;
 	unsigned start = 0;
 
 	if (busy == NULL) {
@@ -321,21 +328,22 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	}
 	s = caslist_lk_lock_prefetch(n, &seen, op);
 	for (;;) {
-		if (s == NULL) {
+		if (s == 0) {
 			caslist_lk_fair_done(l, &b, &fw);
 			return CASLIST_ENOENT;
 		}
-		p = caslist_lk_trylock_prev(n, op);
+		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
-				caslist_lk_unlock(p, n);
+				caslist_lk_unlock(p, caslist_lk_w_of(n));
 				caslist_lk_unlock(n, s);
 				caslist_lk_fair_done(l, &b, &fw);
 				return CASLIST_OK;
 			}
 			if (__builtin_expect(caslist_lk_trylock(h, &f, op), 1))
 				break;
-			caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
+			/* give L(pred) back as it was (n is a node: kind 0) */
+			caslist_lk_unlock(p, caslist_lk_w_of(n));
 			caslist_lk_check_list(h, op);
 			busy = h;
 		} else {
@@ -375,9 +383,9 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 					 const char *op)
 {
 	struct caslist_node *h = caslist_lk_head_of(l);
-	struct caslist_node *s, *p, *f;
+	struct caslist_node *p;
 	const void *busy;
-	uintptr_t v;
+	uintptr_t v, s;
 	uint32_t next;
 
 	/* A pending ticket: the retry defers to it (caslist_lk_fair_enter). */
@@ -386,7 +394,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
 		return caslist_lk_move_head_retry(l, n, busy, op);
 	if (__builtin_expect(p == h, 0)) {	/* already first on l */
-		caslist_lk_unlock(p, n);
+		caslist_lk_unlock(p, caslist_lk_w_of(n));
 		caslist_lk_unlock(n, s);
 		return CASLIST_OK;
 	}
@@ -395,16 +403,16 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	 * as an acquisition without a wait); the relaxed load aims its CAS. */
 	v = atomic_load_explicit(&h->next, memory_order_relaxed);
 	if (__builtin_expect(!caslist_lk_head_first(h, &v, op), 0)) {
-		caslist_lk_unlock(p, n);	/* give L(pred) back as it was */
+		caslist_lk_unlock(p, caslist_lk_w_of(n));	/* give L(pred) back as it was */
 		caslist_lk_check_list(h, op);
 		caslist_lk_unlock(n, s);	/* and L(n) */
 		return caslist_lk_move_head_retry(l, n, h, op);
 	}
-	f = CASLIST_LK_PCAST(struct caslist_node *, v);
-	/* Holding L(n), L(pred) and L(head): as the retry's end. */
+	/* Holding L(n), L(pred) and L(head): as the retry's end (v: the
+	 * head's successor word). */
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
-	caslist_lk_insert_locked(h, f, n, n, op);
+	caslist_lk_insert_locked(h, v, n, n, op);
 	return CASLIST_OK;
 }
 
@@ -446,7 +454,7 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 			 * it we hold a link (fair.h, "Who takes part"). */
 			caslist_lk_fair_enter(l, "caslist_touch");
 			if (caslist_lk_claim(n, &v, "caslist_touch")) {
-				struct caslist_node *f = caslist_lk_lock_head_held(h, "caslist_touch");
+				uintptr_t f = caslist_lk_lock_head_held(h, "caslist_touch");
 
 				caslist_lk_insert_locked(h, f, n, n, "caslist_touch");
 				return CASLIST_TOUCH_ADDED;
@@ -472,18 +480,18 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 	struct caslist_node *h = caslist_lk_head_of(l);
 
 	for (;;) {
-		struct caslist_node *f = caslist_lk_lock_head(h, "caslist_pop_head");
-		struct caslist_node *s;
+		uintptr_t fw = caslist_lk_lock_head(h, "caslist_pop_head"), s;
+		struct caslist_node *f = caslist_lk_node_of(fw);
 
 		if (f == h) {
-			caslist_lk_unlock(h, h);
+			caslist_lk_unlock(h, fw);
 			return NULL;
 		}
 		if (caslist_lk_trylock(f, &s, "caslist_pop_head")) {
 			caslist_lk_unlink_locked(h, f, s, "caslist_pop_head");
 			return f;
 		}
-		caslist_lk_unlock(h, f);
+		caslist_lk_unlock(h, fw);
 		caslist_lk_backoff_wait(&b, f, "caslist_pop_head");
 	}
 }
@@ -513,7 +521,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 			 * (a locked or non-empty head link: an operation is
 			 * in flight). */
 			if (atomic_load_explicit(&h->next,
-						 memory_order_relaxed) == caslist_lk_w_of(h)) {
+						 memory_order_relaxed) == caslist_lk_w_head(h)) {
 				t = NULL;
 				break;
 			}
@@ -524,11 +532,13 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 			 * t is still the tail (caslist_lk_cas_lock: acquire,
 			 * as in caslist_lk_lock_expect).  Busy or moved on:
 			 * wait holding nothing, then look at the tail again. */
-			v = caslist_lk_w_of(h);
+			v = caslist_lk_w_head(h);
 			if (caslist_lk_cas_lock(t, &v, v | CASLIST_LK_LOCK, "caslist_pop_tail")) {
-				struct caslist_node *p = caslist_lk_lock_prev(t, "caslist_pop_tail");
+				/* t: a node (the head's prev is never a head) */
+				struct caslist_node *p = caslist_lk_lock_prev_as(t, false,
+										 "caslist_pop_tail");
 
-				caslist_lk_unlink_locked(p, t, h, "caslist_pop_tail");
+				caslist_lk_unlink_locked(p, t, v, "caslist_pop_tail");
 				break;
 			}
 		}
@@ -556,24 +566,27 @@ static inline struct caslist_node *caslist__cut_front(struct caslist_list *l,
 						      struct caslist_node *last)
 {
 	struct caslist_node *h = caslist_lk_head_of(l);
-	struct caslist_node *s, *f;
+	uintptr_t s, f;
 
 	/* Every build: a head (of this list or another) as last would be
 	 * locked and then waited for as the head.  Relaxed load of the line
 	 * caslist_lk_lock takes next (caslist_lk_is_head: exact whenever read). */
 	CASLIST_LK_REQUIRE(!caslist_lk_is_head(last), "caslist_cut_front", last, CASLIST_LK_IS_HEAD);
 	s = caslist_lk_lock(last, "caslist_cut_front");
-	if (s == NULL)
+	if (s == 0)
 		return NULL;	/* removed by a concurrent remover (or never linked) */
 	f = caslist_lk_lock_head_held(h, "caslist_cut_front");
-	if (f == h || (s != h && caslist_lk_is_head(s))) {
+	/* l empty (its head's successor is a head: itself), or last is
+	 * another list's tail (its successor is a head, not l's): I6. */
+	if (caslist_lk_w_to_head(f) ||
+	    (caslist_lk_w_to_head(s) && caslist_lk_node_of(s) != h)) {
 		CASLIST_LK_CHECK(0, "caslist_cut_front", last, "last is not on this list");
 		caslist_lk_unlock(h, f);
 		caslist_lk_unlock(last, s);
 		return NULL;
 	}
-	caslist_lk_cut_locked(h, f, last, s, "caslist_cut_front");
-	return f;
+	caslist_lk_cut_locked(h, caslist_lk_node_of(f), last, s, "caslist_cut_front");
+	return caslist_lk_node_of(f);
 }
 
 static inline void caslist__chain_link(struct caslist_node *a, struct caslist_node *b)
@@ -621,8 +634,10 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 	if (caslist_lk_node_of(v) == h)
 		return 0;
 	/* Another list's head: the cursor's node moved to that list while
-	 * we stood on it.  Never hand a head out as a node: restart. */
-	if (caslist_lk_is_head(caslist_lk_node_of(v)))
+	 * we stood on it.  Never hand a head out as a node: restart.  The
+	 * kind bit of the word we read says it (I6), with no load of the
+	 * successor's line. */
+	if (caslist_lk_w_to_head(v))
 		return CASLIST_EAGAIN;
 	*cur = caslist_lk_node_of(v);
 	return 1;
@@ -638,6 +653,7 @@ static inline int caslist__iter_next(const struct caslist_list *l, struct caslis
 #define CASLIST_LK_FAULT_BAD_PREV (-2)
 #define CASLIST_LK_FAULT_UNLINKED (-3)
 #define CASLIST_LK_FAULT_TOO_LONG (-4)
+#define CASLIST_LK_FAULT_BAD_KIND (-5)
 static inline int caslist__check(const struct caslist_list *l, size_t max_nodes, size_t *count)
 {
 	const struct caslist_node *h = &l->head;
@@ -656,6 +672,11 @@ static inline int caslist__check(const struct caslist_list *l, size_t max_nodes,
 			return CASLIST_LK_FAULT_UNLINKED;
 		if (caslist_lk_prev_hint(s) != x)
 			return CASLIST_LK_FAULT_BAD_PREV;
+		/* I6: the word's kind bit says whether s is a head; on a
+		 * list the only head reachable is l's own. */
+		if (caslist_lk_w_to_head(v) != (s == h) ||
+		    caslist_lk_w_to_head(v) != caslist_lk_is_head(s))
+			return CASLIST_LK_FAULT_BAD_KIND;
 		if (s == h)
 			break;
 		if (++n > max_nodes)
@@ -715,9 +736,9 @@ static inline bool caslist_lk_add_tail_if(struct caslist_list *l, struct caslist
 {
 	struct caslist_node *h = caslist_lk_head_of(l);
 
-	if (!caslist_lk_lock_expect(t, h, op))
+	if (!caslist_lk_lock_expect(t, caslist_lk_w_head(h), op))
 		return false;
-	caslist_lk_insert_locked(t, h, n, n, op);
+	caslist_lk_insert_locked(t, caslist_lk_w_head(h), n, n, op);
 	return true;
 }
 
@@ -725,12 +746,18 @@ static inline bool caslist_lk_add_tail_if(struct caslist_list *l, struct caslist
 
 static inline struct caslist_node *caslist__link_lock(struct caslist_node *x)
 {
-	return caslist_lk_lock(x, "caslist_link_lock");
+	/* The successor word's node (NULL for 0: not linked). */
+	return caslist_lk_node_of(caslist_lk_lock(x, "caslist_link_lock"));
 }
 
 static inline bool caslist__link_trylock(struct caslist_node *x, struct caslist_node **succ)
 {
-	return caslist_lk_trylock(x, succ, "caslist_link_trylock");
+	uintptr_t sw;
+
+	if (!caslist_lk_trylock(x, &sw, "caslist_link_trylock"))
+		return false;
+	*succ = caslist_lk_node_of(sw);
+	return true;
 }
 
 static inline struct caslist_node *caslist__link_lock_prev(struct caslist_node *x)
@@ -738,9 +765,13 @@ static inline struct caslist_node *caslist__link_lock_prev(struct caslist_node *
 	return caslist_lk_lock_prev(x, "caslist_link_lock_prev");
 }
 
+/* The user passes the successor as a pointer: its kind (I6) is read from
+ * its prev word's head flag (caslist_lk_is_head: relaxed, exact whenever
+ * read), one load the library's own steps do not need. */
 static inline void caslist__link_unlock(struct caslist_node *x, struct caslist_node *succ)
 {
-	caslist_lk_unlock(x, succ);
+	caslist_lk_unlock(x, caslist_lk_is_head(succ) ? caslist_lk_w_head(succ)
+						      : caslist_lk_w_of(succ));
 }
 
 /* Step [L6] for users: x->prev = p, keeping x's head flag (set_prev_checked

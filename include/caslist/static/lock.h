@@ -46,39 +46,43 @@ static inline bool caslist_lk_cas_lock(struct caslist_node *x, uintptr_t *seen, 
 }
 
 /*
- * caslist_lk_unlock - release L(x) with successor s: the only way a locked word
- * becomes unlocked, and the linearization point of every operation.
+ * caslist_lk_unlock - release L(x) with successor word SW (the successor's
+ * address with its kind, I6: the word the holder read it from, or
+ * caslist_lk_w_head / caslist_lk_w_of for a successor it knows): the only
+ * way a locked word becomes unlocked, and the linearization point of every
+ * operation.
  * Release: pairs with the acquire of the next CAS that takes L(x)
  * (caslist_lk_lock*, caslist_lk_trylock*) and with the acquire load in iter_next, so
  * whoever reaches s through x next sees every write the holder made before:
  * s->prev, the node contents of s and of anything the holder unlinked.
  */
-static inline void caslist_lk_unlock(struct caslist_node *x, struct caslist_node *s)
+static inline void caslist_lk_unlock(struct caslist_node *x, uintptr_t sw)
 {
 	/* [mutant relaxed] the mutant stores relaxed (test/stress/mutate.sh) */
-	atomic_store_explicit(&x->next, caslist_lk_w_of(s), memory_order_release);
+	atomic_store_explicit(&x->next, sw, memory_order_release);
 }
 
 /*
- * [L2] caslist_lk_trylock - one attempt at L(x).  Relaxed load: only a guess at the
- * expected value; the CAS (caslist_lk_cas_lock: acquire) decides.
+ * [L2] caslist_lk_trylock - one attempt at L(x); *SW: the successor word.
+ * Relaxed load: only a guess at the expected value; the CAS
+ * (caslist_lk_cas_lock: acquire) decides.
  */
-static inline bool caslist_lk_trylock(struct caslist_node *x, struct caslist_node **succ,
-					 const char *op)
+static inline bool caslist_lk_trylock(struct caslist_node *x, uintptr_t *sw, const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
 	if (caslist_lk_w_locked(v) || caslist_lk_w_unlinked(v) || !caslist_lk_cas_lock(x, &v,
 										       v | CASLIST_LK_LOCK, op))
 		return false;
-	*succ = caslist_lk_node_of(v);
+	*sw = v;
 	return true;
 }
 
 /*
  * [L1] caslist_lk_lock - wait for L(x) (caslist_lk_lock_from: starting from the value
- * *vp of x->next the caller already loaded).  Returns succ(x), or NULL if
- * x is (or becomes) not linked; then *vp is the unlinked value that said
+ * *vp of x->next the caller already loaded).  Returns the successor word
+ * of x (its address and kind, I6; never 0), or 0 if x is (or becomes) not
+ * linked; then *vp is the unlinked value that said
  * so (fresh, owned or queued: callers that report which one use it, never
  * a second load, which could see a later state).  The lock is
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
@@ -89,20 +93,19 @@ static inline bool caslist_lk_trylock(struct caslist_node *x, struct caslist_nod
  * take a ticket (fair.h), with FW its fair state; NULL for every other
  * wait.
  */
-static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
-							struct caslist_lk_backoff *b,
-							struct caslist_list *fair,
-							struct caslist_lk_fair *fw, const char *op)
+static inline uintptr_t caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
+					     struct caslist_lk_backoff *b, struct caslist_list *fair,
+					     struct caslist_lk_fair *fw, const char *op)
 {
 	uintptr_t v = *vp;
 
 	for (;;) {
 		if (caslist_lk_w_unlinked(v)) {
 			*vp = v;
-			return NULL;
+			return 0;
 		}
 		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
-			return caslist_lk_node_of(v);
+			return v;
 		if (caslist_lk_w_locked(v)) {
 			if (fair != NULL)
 				caslist_lk_fair_wait(fair, b, fw, x, op);
@@ -113,7 +116,7 @@ static inline struct caslist_node *caslist_lk_lock_from(struct caslist_node *x, 
 	}
 }
 
-static inline struct caslist_node *caslist_lk_lock(struct caslist_node *x, const char *op)
+static inline uintptr_t caslist_lk_lock(struct caslist_node *x, const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -183,8 +186,8 @@ static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, c
  * is written out on the free word (caslist_lk_w_free: one test where
  * caslist_lk_lock_from's loop makes four, and a result known not to be
  * NULL); every other word goes to that loop. */
-CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_prefetch(struct caslist_node *x,
-							    uintptr_t *seen, const char *op)
+CASLIST_LK_STEP uintptr_t caslist_lk_lock_prefetch(struct caslist_node *x, uintptr_t *seen,
+						 const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	/* Relaxed: both values only aim a prefetch (and v is the lock's first
@@ -200,7 +203,7 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_prefetch(struct caslist_nod
 		if (__builtin_expect(caslist_lk_cas_lock(x, seen, v | CASLIST_LK_LOCK, op), 1)) {
 			if (v == 0)	/* free: never; tells the compiler */
 				__builtin_unreachable();
-			return CASLIST_LK_PCAST(struct caslist_node *, v);
+			return v;
 		}
 	} else if (!caslist_lk_w_unlinked(v)) {
 		caslist_lk_prefetch_vals(x, v, pv, op);
@@ -209,22 +212,23 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_prefetch(struct caslist_nod
 }
 
 /*
- * [L3] caslist_lk_lock_expect - take L(x) only while x->next == expect (unlocked).
+ * [L3] caslist_lk_lock_expect - take L(x) only while x->next == EXPECT, a
+ * successor word (unlocked; a tail's is caslist_lk_w_head of its head).
  * Waits while x->next is locked; returns false as soon as x->next holds
  * any other unlocked value (x is no longer expect's predecessor).
  * The lock is caslist_lk_cas_lock (acquire).
  */
-static inline bool caslist_lk_lock_expect(struct caslist_node *x, struct caslist_node *expect,
-					     const char *op)
+static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expect,
+					  const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		uintptr_t v = caslist_lk_w_of(expect);
+		uintptr_t v = expect;
 
 		if (caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
 			return true;
-		if (!caslist_lk_w_locked(v) && v != caslist_lk_w_of(expect))
+		if (!caslist_lk_w_locked(v) && v != expect)
 			return false;
 		if (caslist_lk_w_locked(v))
 			caslist_lk_backoff_wait(&b, x, op);
@@ -262,19 +266,55 @@ static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
 }
 
 /*
+ * caslist_lk_prev_word - x's prev hint (as caslist_lk_prev_hint, the same
+ * acquire load) and, in *XW, the word a link pointing to x holds: x's
+ * address with the head bit if x is a head (I6), which the prev word's
+ * head flag says.  What a CAS on the hinted predecessor's link expects.
+ */
+static inline struct caslist_node *caslist_lk_prev_word(const struct caslist_node *x,
+						       uintptr_t *xw)
+{
+	/* Acquire: as caslist_lk_prev_hint. */
+	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
+	bool head = caslist_lk_prev_is_head(v);
+
+	*xw = head ? caslist_lk_w_head(x) : caslist_lk_w_of(x);
+	return CASLIST_LK_PCAST(struct caslist_node *,
+				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
+}
+
+/*
  * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.
  */
 static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *x,
 							      const char *op)
 {
+	uintptr_t xw;
+	struct caslist_node *p = caslist_lk_prev_word(x, &xw);
+	uintptr_t v = xw;
+
+	if (!caslist_lk_prev_valid(p))
+		return NULL;
+	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
+	 * hint p as x's predecessor (I3).  x may be a head (add_near at a
+	 * head): then the word is the head's (I6). */
+	return caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op) ? p : NULL;
+}
+
+/* The same attempt for an x the caller knows is a node, never a head (it
+ * checked x's prev word, or its path aborts on a head): the expected
+ * word is x's address, with no test of the flag on the delete's and the
+ * move's fast path.  Orders as caslist_lk_trylock_prev. */
+static inline struct caslist_node *caslist_lk_trylock_prev_node(struct caslist_node *x,
+								const char *op)
+{
 	struct caslist_node *p = caslist_lk_prev_hint(x);
 	uintptr_t v = caslist_lk_w_of(x);
 
 	if (!caslist_lk_prev_valid(p))
 		return NULL;
-	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
-	 * hint p as x's predecessor (I3). */
+	/* caslist_lk_cas_lock (acquire): validates p (I3), as above. */
 	return caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op) ? p : NULL;
 }
 
@@ -286,23 +326,33 @@ static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *
  * toward the head, and holders of the head's link never wait, so the
  * wait-for chain ends (doc/protocol.md, "No deadlock").
  */
-static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, const char *op)
+static inline struct caslist_node *caslist_lk_lock_prev_as(struct caslist_node *x, bool any,
+							    const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
 	for (;;) {
-		struct caslist_node *p = caslist_lk_prev_hint(x);
-		uintptr_t v = caslist_lk_w_of(x);
+		uintptr_t xw = caslist_lk_w_of(x);
+		/* ANY: x may be a head (its word then has the head bit);
+		 * else the caller knows x is a node (a constant: folded). */
+		struct caslist_node *p = any ? caslist_lk_prev_word(x, &xw) : caslist_lk_prev_hint(x);
+		uintptr_t v = xw;
 
 		/* caslist_lk_cas_lock (acquire): pairs with the release that made
 		 * p->next == x (caslist_lk_unlock, in caslist_lk_insert_locked or
-		 * caslist_lk_unlink_locked, by p's last holder). */
+		 * caslist_lk_unlink_locked, by p's last holder).  x may be a
+		 * head (caslist_link_lock_prev of a head: the tail's link). */
 		if (caslist_lk_prev_valid(p) &&
 		/* [mutant skiplock] the mutant trusts the hint: no CAS on the next line (test/stress/mutate.sh) */
-		    caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op))
+		    caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op))
 			return p;
 		caslist_lk_backoff_wait(&b, p, op);
 	}
+}
+
+static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, const char *op)
+{
+	return caslist_lk_lock_prev_as(x, true, op);
 }
 
 /* The head lock's first attempt, on a free word: no wait, so the heat
@@ -344,22 +394,21 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
  * block for long: those links are waited on only by threads that hold
  * nothing themselves.
  */
-CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node *h,
-							   struct caslist_list *fair,
-							   const char *op)
+CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct caslist_list *fair,
+						const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	struct caslist_lk_fair fw = { 0, 0 };
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
-	struct caslist_node *f;
+	uintptr_t f;
 	unsigned start;
 
 	if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
-		return CASLIST_LK_PCAST(struct caslist_node *, v);
+		return v;
 	caslist_lk_backoff_heat_start(&b);
 	start = b.spins;
 	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
-	CASLIST_LK_REQUIRE(f != NULL, op, h, CASLIST_LK_NOT_INIT);
+	CASLIST_LK_REQUIRE(f != 0, op, h, CASLIST_LK_NOT_INIT);
 	caslist_lk_backoff_heat_end(&b, start);
 	if (fair != NULL)
 		caslist_lk_fair_done(fair, &b, &fw);
@@ -368,7 +417,7 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head_as(struct caslist_node
 
 /* The retry of caslist_lk_lock_head, out of line: the whole entry and
  * lock from the top (the ticket, the first attempt again, the loop). */
-static __attribute__((noinline, unused)) struct caslist_node *
+static __attribute__((noinline, unused)) uintptr_t
 caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
 {
 	struct caslist_list *l = caslist_lk_list_of_head(h);
@@ -382,7 +431,7 @@ caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
  * to caslist_lk_lock_head_retry, having taken nothing.  (After a lost CAS
  * the retry loads the word again before it waits, where the loop waited
  * on the value the CAS found: one load more, as in move_head.) */
-CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head(struct caslist_node *h, const char *op)
+CASLIST_LK_STEP uintptr_t caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
 	uint32_t next;
 	uintptr_t v;
@@ -391,13 +440,12 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_head(struct caslist_node *h
 		/* Relaxed: aims the CAS (caslist_lk_head_first). */
 		v = atomic_load_explicit(&h->next, memory_order_relaxed);
 		if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
-			return CASLIST_LK_PCAST(struct caslist_node *, v);
+			return v;
 	}
 	return caslist_lk_lock_head_retry(h, op);
 }
 
-static inline struct caslist_node *caslist_lk_lock_head_held(struct caslist_node *h,
-							     const char *op)
+static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const char *op)
 {
 	return caslist_lk_lock_head_as(h, NULL, op);
 }
@@ -408,8 +456,8 @@ static inline struct caslist_node *caslist_lk_lock_head_held(struct caslist_node
  * unlinked value that said so, caslist_lk_lock_prefetch), then ONE
  * attempt at L(pred(n)) ([L4]); if pred's link is busy, give L(n) back
  * (the release store of the value it had) and back off holding nothing,
- * then start over, waiting with the caller's backoff B.  Returns succ(n)
- * with both held, *pred set.  The retries of caslist_lk_del and
+ * then start over, waiting with the caller's backoff B.  Returns n's
+ * successor word with both held, *pred set (0: n not linked).  The retries of caslist_lk_del and
  * batch_move_head call it; their first attempts, and move_head's, are
  * caslist_lk_pair_first (move_head adds its try at the head).
  *
@@ -423,17 +471,17 @@ static inline struct caslist_node *caslist_lk_lock_head_held(struct caslist_node
  * through and the loop is the retry (one loop around the whole attempt
  * was slower: doc/protocol.md, "Measured and not kept").
  */
-CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n,
-							struct caslist_node **pred, uintptr_t *seen,
-							struct caslist_lk_backoff *b, const char *op)
+CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct caslist_node **pred,
+					     uintptr_t *seen, struct caslist_lk_backoff *b,
+					     const char *op)
 {
-	struct caslist_node *s = caslist_lk_lock_prefetch(n, seen, op);
+	uintptr_t s = caslist_lk_lock_prefetch(n, seen, op);
 	struct caslist_node *p;
 
 	for (;;) {
-		if (s == NULL)
-			return NULL;
-		p = caslist_lk_trylock_prev(n, op);
+		if (s == 0)
+			return 0;
+		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1))
 			break;
 		/* The link we could not take, for the stuck-wait line. */
@@ -455,36 +503,37 @@ CASLIST_LK_STEP struct caslist_node *caslist_lk_lock_pair(struct caslist_node *n
  * on a free next word and a plain node's prev word (neither a head's nor
  * POISON: both have CASLIST_LK_HEAD_FLAG set), the CAS on n
  * (caslist_lk_cas_lock: acquire), then one attempt at the predecessor
- * (caslist_lk_trylock_prev).  True: both held, *succ and *pred set.
+ * (caslist_lk_trylock_prev).  True: both held, *sw (n's successor
+ * word) and *pred set.
  * False: nothing held.  *busy is then the link found busy (the
  * predecessor's; L(n) was given back as it was, as lock_pair's failed
  * round does), or NULL when nothing was taken (a word not free, a head's
  * or POISON prev, a lost CAS): the retry starts from the top, where those
  * cases are told apart and the misuse check is made.
  */
-CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, struct caslist_node **succ,
+CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, uintptr_t *sw,
 					   struct caslist_node **pred, const void **busy,
 					   const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
-	struct caslist_node *s, *p;
+	struct caslist_node *p;
 
 	*busy = NULL;
 	if (__builtin_expect(!caslist_lk_w_free(v) || (pv & CASLIST_LK_HEAD_FLAG) != 0, 0))
 		return false;
+	/* v's kind bit (I6) leaves the address inside the same line. */
 	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, v));
 	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, pv));
 	if (__builtin_expect(!caslist_lk_cas_lock(n, &v, v | CASLIST_LK_LOCK, op), 0))
 		return false;
-	s = CASLIST_LK_PCAST(struct caslist_node *, v);
-	p = caslist_lk_trylock_prev(n, op);
+	p = caslist_lk_trylock_prev_node(n, op);	/* pv has no head flag */
 	if (__builtin_expect(p == NULL, 0)) {
 		*busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
-		caslist_lk_unlock(n, s);		/* give L(n) back as it was */
+		caslist_lk_unlock(n, v);		/* give L(n) back as it was */
 		return false;
 	}
-	*succ = s;
+	*sw = v;
 	*pred = p;
 	return true;
 }

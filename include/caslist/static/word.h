@@ -9,6 +9,9 @@
  *                private chain owned by one thread)
  *   S | CASLIST_LK_LOCK     L(x) held; S is still the successor the abstract list has
  *                until the holder's unlock store (linearization point)
+ *   (either)     with CASLIST_LK_TO_HEAD (bit 2) set iff S is a list's head
+ *                (invariant I6: the successor's kind travels with the
+ *                pointer to it, below)
  *   0            FRESH: never linked, or re-initialised by its owner
  *                (caslist_node_init); anyone may add it, racing touches
  *                elect one adder
@@ -38,11 +41,39 @@ static inline uintptr_t caslist_lk_w_of(const struct caslist_node *n)
 {
 	return CASLIST_LK_PCAST(uintptr_t, n);
 }
+/*
+ * CASLIST_LK_TO_HEAD - bit 2 of a next word that holds a successor: set iff
+ * that successor is a list's head (I6, doc/protocol.md, "Objects and the
+ * lock word").  Nodes and heads are 8-aligned (list.h), so no address has
+ * it.  Written where the successor's word is written, and always copied
+ * from the word the successor was read from: a lock CAS keeps it (it only
+ * adds the lock bit), an unlock stores the successor word the holder read
+ * (caslist_lk_unlock), and the only words made from a head's address are
+ * caslist_lk_w_head's (an empty list, a tail's link).  Why: the holder of
+ * L(x) writes succ(x)->prev, and a head's prev word carries the head flag,
+ * which that store must keep.  Read from the successor word the holder
+ * already has, the flag costs no load of succ's line before the store
+ * (0.3 loaded it: on a list beyond the cache, a dependent miss per
+ * unlink; doc/cost.md, "The successor's kind in the link").
+ *
+ * Internally a successor is passed as its word (uintptr_t: the address
+ * with CASLIST_LK_TO_HEAD, never CASLIST_LK_LOCK), never as a pointer, so
+ * the kind cannot be dropped on the way; caslist_lk_node_of gives the node.
+ */
+#define CASLIST_LK_TO_HEAD CASLIST_LK_ICAST(uintptr_t, 4)
+
 static inline struct caslist_node *caslist_lk_node_of(uintptr_t w)
 {
-	return CASLIST_LK_PCAST(struct caslist_node *, w & ~CASLIST_LK_LOCK);
+	return CASLIST_LK_PCAST(struct caslist_node *, w & ~(CASLIST_LK_LOCK | CASLIST_LK_TO_HEAD));
 }
 static inline bool caslist_lk_w_locked(uintptr_t w) { return (w & CASLIST_LK_LOCK) != 0; }
+/* Is the successor this word names a list's head?  Exact (I6). */
+static inline bool caslist_lk_w_to_head(uintptr_t w) { return (w & CASLIST_LK_TO_HEAD) != 0; }
+/* The successor word of head h: what a link pointing to h holds. */
+static inline uintptr_t caslist_lk_w_head(const struct caslist_node *h)
+{
+	return caslist_lk_w_of(h) | CASLIST_LK_TO_HEAD;
+}
 /*
  * CASLIST_LK_BATCH_TAG: a next word `b | CASLIST_LK_BATCH_TAG` (bit 1 set, bit 0 clear) says "not
  * linked: queued in batch b" (struct caslist_batch, 4-aligned).  Removers
@@ -97,6 +128,13 @@ static inline bool caslist_lk_w_owned(uintptr_t w) { return w == CASLIST_POISON_
 static inline bool caslist_lk_prev_is_head(uintptr_t pv)
 {
 	return (pv & CASLIST_LK_HEAD_FLAG) != 0 && pv != CASLIST_POISON_PREV;
+}
+
+/* The head flag of the node a successor word SW names: what its prev word
+ * carries (I6 makes the two agree). */
+static inline uintptr_t caslist_lk_flag_of(uintptr_t sw)
+{
+	return caslist_lk_w_to_head(sw) ? CASLIST_LK_HEAD_FLAG : 0;
 }
 
 /*
