@@ -249,15 +249,19 @@ static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expe
  * pooled node against that CAS (the CAS is atomic, but C11 still wants
  * the allocation ordered before any access).  Free on x86 (a plain load).
  */
-static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_node *x)
+/* A prev word without the head flag.  caslist_lk_prev_is_head(v) ? v &
+ * ~FLAG : v, written so that the compiler sees that a stripped word is
+ * never POISON_PREV (its flag bit is set): caslist_lk_prev_valid then
+ * makes two tests, not four. */
+static inline struct caslist_node *caslist_lk_prev_strip(uintptr_t v)
 {
-	uintptr_t v = atomic_load_explicit(&x->prev, memory_order_acquire);
-
-	/* caslist_lk_prev_is_head(v) ? v & ~FLAG : v, written so that the
-	 * compiler sees that a stripped word is never POISON_PREV (its flag
-	 * bit is set): caslist_lk_prev_valid then makes two tests, not four. */
 	return CASLIST_LK_PCAST(struct caslist_node *,
 				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
+}
+
+static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_node *x)
+{
+	return caslist_lk_prev_strip(atomic_load_explicit(&x->prev, memory_order_acquire));
 }
 
 static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
@@ -279,43 +283,42 @@ static inline struct caslist_node *caslist_lk_prev_word(const struct caslist_nod
 	bool head = caslist_lk_prev_is_head(v);
 
 	*xw = head ? caslist_lk_w_head(x) : caslist_lk_w_of(x);
-	return CASLIST_LK_PCAST(struct caslist_node *,
-				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
+	return caslist_lk_prev_strip(v);
 }
 
 /*
  * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
- * predecessor with its link locked, or NULL.
+ * predecessor with its link locked, or NULL.  caslist_lk_trylock_prev
+ * serves any x, caslist_lk_trylock_prev_node an x known to be a node.
  */
-static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *x,
-							      const char *op)
+static inline struct caslist_node *caslist_lk_trylock_prev_as(struct caslist_node *x, bool any,
+							       const char *op)
 {
-	uintptr_t xw;
-	struct caslist_node *p = caslist_lk_prev_word(x, &xw);
+	uintptr_t xw = caslist_lk_w_of(x);
+	/* ANY: x may be a head (add_near at a head: its word then has the
+	 * head bit, I6); else the caller knows x is a node (it checked x's
+	 * prev word, or its path aborts on a head): a constant, folded, so
+	 * the delete's and the move's fast path test no flag. */
+	struct caslist_node *p = any ? caslist_lk_prev_word(x, &xw) : caslist_lk_prev_hint(x);
 	uintptr_t v = xw;
 
 	if (!caslist_lk_prev_valid(p))
 		return NULL;
 	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
-	 * hint p as x's predecessor (I3).  x may be a head (add_near at a
-	 * head): then the word is the head's (I6). */
+	 * hint p as x's predecessor (I3). */
 	return caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op) ? p : NULL;
 }
 
-/* The same attempt for an x the caller knows is a node, never a head (it
- * checked x's prev word, or its path aborts on a head): the expected
- * word is x's address, with no test of the flag on the delete's and the
- * move's fast path.  Orders as caslist_lk_trylock_prev. */
+static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *x,
+							      const char *op)
+{
+	return caslist_lk_trylock_prev_as(x, true, op);
+}
+
 static inline struct caslist_node *caslist_lk_trylock_prev_node(struct caslist_node *x,
 								const char *op)
 {
-	struct caslist_node *p = caslist_lk_prev_hint(x);
-	uintptr_t v = caslist_lk_w_of(x);
-
-	if (!caslist_lk_prev_valid(p))
-		return NULL;
-	/* caslist_lk_cas_lock (acquire): validates p (I3), as above. */
-	return caslist_lk_cas_lock(p, &v, caslist_lk_w_of(x) | CASLIST_LK_LOCK, op) ? p : NULL;
+	return caslist_lk_trylock_prev_as(x, false, op);
 }
 
 /*
