@@ -10,7 +10,7 @@
 # GENMC_REQUIRED is set (CI), when it fails.
 GENMC_CLIENTS = test/genmc/headpop.c test/genmc/prim.c test/genmc/trylock.c \
 	test/genmc/walk.c test/genmc/touch.c test/genmc/touchrace.c test/genmc/near.c \
-	test/genmc/nearnew.c test/genmc/splicetouch.c \
+	test/genmc/nearnew.c test/genmc/delnew.c test/genmc/splicetouch.c \
 	test/genmc/cutchain.c test/genmc/cutflag.c test/genmc/batching.c test/genmc/flput.c \
 	test/genmc/flremove.c test/genmc/flscan.c test/genmc/flgrow.c \
 	test/genmc/flgrow2.c test/genmc/fairticket.c

@@ -127,10 +127,16 @@ inline link_lock_expect(lle_x, lle_e, lle_ok)
 	}
 }
 
-/* [L4] link_trylock_prev(x): read the hint q, one CAS q->next: x -> x|1. */
+/* [L4] link_trylock_prev(x): read the hint q, one CAS q->next: x -> x|1.
+ * With early set, q was read before L(x) (link_hint_early): the first
+ * attempt of a pair (caslist_lk_pair_first) uses the prev word it loaded
+ * with the next word as its hint. */
 inline link_trylock_prev(ltp_x, ltp_ret)
 {
-	q = prv[ltp_x];
+	if
+	:: early -> early = 0
+	:: else -> q = prv[ltp_x]
+	fi;
 	atomic {
 		if
 #ifdef MUT_NEAR_NO_VALIDATE
@@ -142,6 +148,17 @@ inline link_trylock_prev(ltp_x, ltp_ret)
 		:: else -> v2 = (PVALID(q) -> w[q] : 255); ltp_ret = NONE
 		fi
 	}
+}
+
+/* The pair's hint, read before L(x) in its first attempt
+ * (caslist_lk_pair_first) and after it in a retry (lock_pair's loop):
+ * either, in any round, so the model covers both. */
+inline link_hint_early(lhe_x)
+{
+	if
+	:: q = prv[lhe_x]; early = 1
+	:: skip
+	fi
 }
 
 /* [L5] link_lock_prev(x): loop { q = hint; CAS q->next: x -> x|1 }. */
@@ -324,9 +341,10 @@ inline op_add_near(oan_pos, oan_n)
 inline op_del(od_n)
 {
 	do
-	:: link_lock(od_n, s);
+	:: link_hint_early(od_n);
+	   link_lock(od_n, s);
 	   if
-	   :: s == NONE -> break		/* false: someone else removed it */
+	   :: s == NONE -> early = 0; break		/* false: someone else removed it */
 	   :: else -> skip
 	   fi;
 	   link_trylock_prev(od_n, p);
@@ -356,9 +374,10 @@ inline op_del(od_n)
 inline op_move_head(omh_h, omh_n)
 {
 	do
-	:: link_lock(omh_n, s);
+	:: link_hint_early(omh_n);
+	   link_lock(omh_n, s);
 	   if
-	   :: s == NONE -> break		/* CASLIST_ENOENT */
+	   :: s == NONE -> early = 0; break		/* CASLIST_ENOENT */
 	   :: else -> skip
 	   fi;
 	   link_trylock_prev(omh_n, p);
@@ -449,9 +468,10 @@ inline op_touch(oth_h, oth_n)
 inline op_batch_add(oba_n)
 {
 	do
-	:: link_lock(oba_n, s);
+	:: link_hint_early(oba_n);
+	   link_lock(oba_n, s);
 	   if
-	   :: s == NONE -> break
+	   :: s == NONE -> early = 0; break
 	   :: else -> skip
 	   fi;
 	   link_trylock_prev(oba_n, p);
@@ -649,6 +669,7 @@ inline op_walk(ow_h)
 proctype P(byte me)
 {
 	byte s, s2, p, q, f, t, v, v1, v2, g, gl, got, cur, steps, ok;
+	bit early;			/* q is the pair's early hint */
 	byte qa = NONE, qb = NONE;	/* my batch: oldest, newest */
 
 	if

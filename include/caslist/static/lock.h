@@ -287,6 +287,21 @@ static inline struct caslist_node *caslist_lk_prev_word(const struct caslist_nod
 }
 
 /*
+ * caslist_lk_trylock_at - one attempt at L(p) for node x whose predecessor
+ * hint p the caller has (not 0, not POISON): the CAS of p's word from x
+ * to x|LOCK (caslist_lk_cas_lock, acquire; it validates the hint, I3):
+ * the CAS of caslist_lk_trylock_prev_as (below), for a hint the caller
+ * loaded itself (caslist_lk_pair_first).
+ */
+static inline bool caslist_lk_trylock_at(struct caslist_node *p, struct caslist_node *x,
+					 const char *op)
+{
+	uintptr_t v = caslist_lk_w_of(x);
+
+	return caslist_lk_cas_lock(p, &v, v | CASLIST_LK_LOCK, op);
+}
+
+/*
  * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.  caslist_lk_trylock_prev
  * serves any x, caslist_lk_trylock_prev_node an x known to be a node.
@@ -500,14 +515,23 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 /*
  * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt written
  * straight, for the operations whose retry is out of line (move_head,
- * del, batch_move_head): no backoff, no loop, nothing the compiler must keep across a
- * call.  n's two words (relaxed, as in caslist_lk_lock_prefetch: v aims
- * the lock's CAS, which checks it; pv the prefetches and the head test);
- * on a free next word and a plain node's prev word (neither a head's nor
- * POISON: both have CASLIST_LK_HEAD_FLAG set), the CAS on n
- * (caslist_lk_cas_lock: acquire), then one attempt at the predecessor
- * (caslist_lk_trylock_prev).  True: both held, *sw (n's successor
- * word) and *pred set.
+ * del, batch_move_head): no backoff, no loop, nothing the compiler must
+ * keep across a call.  n's two words: v relaxed (as in
+ * caslist_lk_lock_prefetch: it aims the lock's CAS, which checks it), pv
+ * acquire (it is the predecessor hint, loaded as caslist_lk_prev_hint
+ * loads it, and why acquire is said there).  On a free next word and a
+ * plain node's prev word (neither a head's nor POISON: both have
+ * CASLIST_LK_HEAD_FLAG set; a prev word never has bit 0, so one OR tests
+ * both words' low bits), the CAS on n (caslist_lk_cas_lock: acquire),
+ * then one CAS on pv's next word expecting n (caslist_lk_trylock_at).
+ * pv, not a second load of n->prev after L(n): the CAS on the hint's
+ * link is what validates any hint as n's predecessor (I3), however old,
+ * and the memory rule covers every pointer the operation read; the
+ * second load cost five instructions and a dependent load between the
+ * two CASes (doc/cost.md, "One thread on a cold list: the instructions
+ * are the lookahead").  pv may be 0 (n re-initialised and re-added
+ * between the two loads and the CAS on n): that is a busy round too.
+ * True: both held, *sw (n's successor word) and *pred set.
  * False: nothing held.  *busy is then the link found busy (the
  * predecessor's; L(n) was given back as it was, as lock_pair's failed
  * round does), or NULL when nothing was taken (a word not free, a head's
@@ -519,19 +543,21 @@ CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, uintptr_t *sw
 					   const char *op)
 {
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
-	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
-	struct caslist_node *p;
+	/* acquire: pairs with the release prev stores, as caslist_lk_prev_hint */
+	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_acquire);
+	struct caslist_node *p = CASLIST_LK_PCAST(struct caslist_node *, pv);
 
 	*busy = NULL;
-	if (__builtin_expect(!caslist_lk_w_free(v) || (pv & CASLIST_LK_HEAD_FLAG) != 0, 0))
+	/* caslist_lk_w_free(v) and no head flag in pv, in three tests */
+	if (__builtin_expect(((v | pv) & (CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG)) != 0 ||
+			     (v & ~CASLIST_POISON_NEXT) == 0, 0))
 		return false;
 	/* v's kind bit (I6) leaves the address inside the same line. */
 	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, v));
-	caslist_lk_prefetch_w(CASLIST_LK_PCAST(const void *, pv));
+	caslist_lk_prefetch_w(p);
 	if (__builtin_expect(!caslist_lk_cas_lock(n, &v, v | CASLIST_LK_LOCK, op), 0))
 		return false;
-	p = caslist_lk_trylock_prev_node(n, op);	/* pv has no head flag */
-	if (__builtin_expect(p == NULL, 0)) {
+	if (__builtin_expect(p == NULL || !caslist_lk_trylock_at(p, n, op), 0)) {
 		*busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		caslist_lk_unlock(n, v);		/* give L(n) back as it was */
 		return false;
