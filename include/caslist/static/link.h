@@ -21,7 +21,8 @@ CASLIST_LK_BEGIN
  * the caller read it from that link, so its kind bit says whether succ
  * is a head (I6): the store needs no load of the word it replaces, and on
  * a cold list succ's line is written, not waited for (doc/cost.md, "The
- * successor's kind in the link").  The caller owns the word (only the
+ * successor's kind in the link").  The unlink's form; the insert's,
+ * caslist_lk_set_prev_loaded below, loads the word anyway (fairness).  The caller owns the word (only the
  * holder of L(pred(succ)) writes it).  Release store: pairs with the
  * acquire in caslist_lk_prev_hint (a thread that reads p from here may
  * CAS p->next); the list order itself is published by the caller's

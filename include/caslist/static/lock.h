@@ -287,18 +287,17 @@ static inline struct caslist_node *caslist_lk_prev_word(const struct caslist_nod
 }
 
 /*
- * caslist_lk_trylock_at - one attempt at L(p) for node x whose predecessor
- * hint p the caller has (not 0, not POISON): the CAS of p's word from x
- * to x|LOCK (caslist_lk_cas_lock, acquire; it validates the hint, I3):
- * the CAS of caslist_lk_trylock_prev_as (below), for a hint the caller
- * loaded itself (caslist_lk_pair_first).
+ * caslist_lk_trylock_at - one attempt at L(p), the link of a predecessor
+ * hint p (not 0, not POISON) of the node or head whose word is XW: the
+ * CAS of p's word from XW to XW|LOCK (caslist_lk_cas_lock, acquire; it
+ * validates the hint, I3).  caslist_lk_trylock_prev_as's attempt, and
+ * caslist_lk_pair_first's with the hint it loaded itself.
  */
-static inline bool caslist_lk_trylock_at(struct caslist_node *p, struct caslist_node *x,
-					 const char *op)
+static inline bool caslist_lk_trylock_at(struct caslist_node *p, uintptr_t xw, const char *op)
 {
-	uintptr_t v = caslist_lk_w_of(x);
+	uintptr_t v = xw;
 
-	return caslist_lk_cas_lock(p, &v, v | CASLIST_LK_LOCK, op);
+	return caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op);
 }
 
 /*
@@ -315,13 +314,12 @@ static inline struct caslist_node *caslist_lk_trylock_prev_as(struct caslist_nod
 	 * prev word, or its path aborts on a head): a constant, folded, so
 	 * the delete's and the move's fast path test no flag. */
 	struct caslist_node *p = any ? caslist_lk_prev_word(x, &xw) : caslist_lk_prev_hint(x);
-	uintptr_t v = xw;
 
 	if (!caslist_lk_prev_valid(p))
 		return NULL;
-	/* caslist_lk_cas_lock (acquire): the CAS expecting x is what validates the
-	 * hint p as x's predecessor (I3). */
-	return caslist_lk_cas_lock(p, &v, xw | CASLIST_LK_LOCK, op) ? p : NULL;
+	/* The CAS expecting x is what validates the hint p as x's
+	 * predecessor (I3). */
+	return caslist_lk_trylock_at(p, xw, op) ? p : NULL;
 }
 
 static inline struct caslist_node *caslist_lk_trylock_prev(struct caslist_node *x,
@@ -557,7 +555,7 @@ CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, uintptr_t *sw
 	caslist_lk_prefetch_w(p);
 	if (__builtin_expect(!caslist_lk_cas_lock(n, &v, v | CASLIST_LK_LOCK, op), 0))
 		return false;
-	if (__builtin_expect(p == NULL || !caslist_lk_trylock_at(p, n, op), 0)) {
+	if (__builtin_expect(p == NULL || !caslist_lk_trylock_at(p, caslist_lk_w_of(n), op), 0)) {
 		*busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		caslist_lk_unlock(n, v);		/* give L(n) back as it was */
 		return false;
