@@ -7,7 +7,9 @@ one measurement of every point it holds, so ratios are formed inside a run
 and several runs give a spread.
 
   bench/listbench (Google Benchmark JSON, "benchmarks"): one run per file;
-      workload key (name, arg), e.g. ("lru_all", "4096").
+      workload key (name, arg), e.g. ("lru_all", "4096"); rate:
+      items_per_second, or with several threads ips_all where the run has
+      it (the rate while every thread ran).
   examples/pagepool (--json, "points"): one run per --rounds round; key
       ("pagepool.<workload>", "-"); rate: pages_per_s.
   examples/lru/lrucache (--json, "results"): one run per file; key
@@ -120,7 +122,11 @@ def _listbench(doc, path):
             run["errors"].setdefault(key, {}).setdefault(impl, {})[t] = \
                 b.get("error_message", "error")
             continue
-        ips = b.get("items_per_second")
+        # the rate: with several threads, that of the stretch in which
+        # every thread ran (ips_all), where the run has it; the whole run's
+        # items_per_second counts the slower threads finishing alone
+        # (doc/bench.md, "The rate while every thread runs")
+        ips = b.get("ips_all") if t > 1 and b.get("ips_all") else b.get("items_per_second")
         if ips is None:
             continue
         _add(run, key, t, impl, float(ips))

@@ -105,7 +105,7 @@ cat >"$good" <<'EOF'
    "run_type": "iteration", "threads": 2, "error_occurred": true,
    "error_message": "too slow: stopped after 2.1 s at about 0.001M items/s (--run-limit)"},
   {"name": "queue/caslist/1024/real_time/threads:2", "run_name": "queue/caslist/1024",
-   "run_type": "iteration", "threads": 2, "items_per_second": 3.0e7},
+   "run_type": "iteration", "threads": 2, "items_per_second": 3.0e7, "ips_all": 1.8e7},
   {"name": "queue/caslist/1024/real_time/threads:4", "run_name": "queue/caslist/1024",
    "run_type": "iteration", "threads": 4, "items_per_second": 2.5e7,
    "lat_p50_ns": 60, "lat_p99_ns": 72, "lat_p999_ns": 4321, "lat_p9999_ns": 24700,
@@ -192,5 +192,13 @@ if printf '%s\n' "$out" | grep -Eq '^ +1  +caslist +61 +70 +121 +12.9k +2.69M +1
 	tap_ok "compare: latency percentiles, fairness, a zero-operation thread flagged (late ones shown, not flagged)"
 else
 	tap_notok "compare: the latency table or the ZERO flag is missing" "$out"
+fi
+# several threads: the rate is ips_all (the stretch in which every thread
+# ran), not the whole run's items_per_second (30M in the file)
+if printf '%s\n' "$out" | grep -Eq '^ +2 +caslist +18\.00M' &&
+	printf '%s\n' "$out" | grep -Eq '^ +1 +caslist +20\.00M'; then
+	tap_ok "compare: several threads rated by ips_all, one thread by items_per_second"
+else
+	tap_notok "compare: the 2-thread rate is not ips_all's 18M" "$out"
 fi
 tap_done

@@ -31,6 +31,8 @@ int runstat_setup(int threads)
 		me->rng = 0x243f6a8885a308d3ULL ^ ((uint64_t)(t + 1) * 0x9e3779b97f4a7c15ULL);
 		me->countdown = 1 + (uint64_t)t % (runstat_every ? runstat_every : 1);
 		me->ops_at_first = 0;
+		me->t_start = 0;
+		me->t_noted = 0;
 		me->noted = 0;
 		me->late = 0;
 	}
@@ -53,16 +55,17 @@ void runstat_finish(struct runstat_slot *me, int64_t done)
 						memory_order_relaxed, memory_order_relaxed);
 	if (!me->noted) {
 		me->ops_at_first = done;
+		me->t_noted = bench_ticks();
 		me->noted = 1;
 	}
 }
 
-void runstat_report(cbench_state *s)
+void runstat_report(cbench_state *s, double items_per_iter)
 {
 	static struct lat_hist all;	/* thread 0 only */
 	int64_t lo = INT64_MAX, hi = 0, sum = 0;
 	int zero = 0, late = 0;
-	double ns = bench_ns_per_tick();
+	double ns = bench_ns_per_tick(), ips = 0;
 
 	if (slots == NULL || cbench_error_occurred(s))
 		goto out;
@@ -78,6 +81,10 @@ void runstat_report(cbench_state *s)
 			hi = n;
 		zero += n == 0;
 		late += n == 0 && slots[t].late;
+		/* this thread's rate over its part of the stretch in which
+		 * every thread ran (a late thread has none) */
+		if (n > 0 && slots[t].t_noted > slots[t].t_start)
+			ips += (double)n / ((double)(slots[t].t_noted - slots[t].t_start) * ns * 1e-9);
 	}
 	if (runstat_every && all.count) {
 		cbench_counter(s, "lat_p50_ns", (double)lat_hist_value_at(&all, 0.5) * ns, 0);
@@ -91,6 +98,7 @@ void runstat_report(cbench_state *s)
 		cbench_counter(s, "fair", (double)lo / (double)hi, 0);
 		cbench_counter(s, "share_min", (double)lo / (double)sum, 0);
 		cbench_counter(s, "share_max", (double)hi / (double)sum, 0);
+		cbench_counter(s, "ips_all", ips * items_per_iter, 0);
 	}
 	cbench_counter(s, "zero_threads", zero, 0);
 	cbench_counter(s, "late_threads", late, 0);

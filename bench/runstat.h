@@ -18,6 +18,13 @@
  * noticing notes its total).  fair = min / max of those counts;
  * share_min, share_max = the smallest and largest count / their sum;
  * zero_threads = the threads that had done no iteration by then;
+ * ips_all = the items per second of that stretch: each thread's count
+ * over its own time from its first batch to the noting, summed, times
+ * the run's items per iteration (thread 0's).  items_per_second is not
+ * that rate when the shares differ: the faster threads finish first and
+ * the slower ones end the run alone, at the one-thread rate, so a policy
+ * that starves a thread looks as fast as one thread.  ips_all is the rate
+ * while every thread ran (doc/bench.md, "Fairness and the rate").
  * late_threads = those of them whose first batch began only after that
  * moment: since the start barrier the scheduler had not run them at all,
  * so none of their operations was in flight (oversubscribed runs shorter
@@ -56,6 +63,8 @@ struct runstat_slot {
 	uint64_t rng;		/* the sampling gaps' generator */
 	uint64_t countdown;	/* iterations until the next timed one */
 	int64_t ops_at_first;	/* iterations when the first thread finished */
+	uint64_t t_start;	/* ticks at the first batch */
+	uint64_t t_noted;	/* ticks when ops_at_first was noted */
 	int noted;		/* ops_at_first is set */
 	int late;		/* the first batch began after the first finish */
 } __attribute__((aligned(64)));
@@ -73,12 +82,14 @@ struct runstat_slot *runstat_slot(int t);
 static inline void runstat_start(struct runstat_slot *me)
 {
 	me->late = atomic_load_explicit(&runstat_first_done, memory_order_relaxed);
+	me->t_start = bench_ticks();
 }
 /* each batch: after the first thread finished, note @done (once) */
 static inline void runstat_batch(struct runstat_slot *me, int64_t done)
 {
 	if (!me->noted && atomic_load_explicit(&runstat_first_done, memory_order_relaxed)) {
 		me->ops_at_first = done;
+		me->t_noted = bench_ticks();
 		me->noted = 1;
 	}
 }
@@ -106,8 +117,9 @@ void runstat_finish(struct runstat_slot *me, int64_t done);
 /** runstat_report - thread 0, after the loop: merge the slots, set the
  * counters (lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_p9999_ns, lat_max_ns,
  * lat_samples unless runstat_every is 0; fair, share_min, share_max,
- * zero_threads, late_threads), free the slots.  Nothing is reported for a run that
- * ended with an error. */
-void runstat_report(cbench_state *s);
+ * zero_threads, late_threads; ips_all from @items_per_iter, thread 0's
+ * items per iteration), free the slots.  Nothing is reported for a run
+ * that ended with an error. */
+void runstat_report(cbench_state *s, double items_per_iter);
 
 #endif /* CASLIST_BENCH_RUNSTAT_H */

@@ -61,6 +61,8 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
             and abs(f - lo / hi) < 1e-6 and 0 <= z < t and (z == 0) == (lo > 0)
             and 0 <= late <= z):
         bad.append("%s: shares %s %s fair %s zero %s late %s" % (name, lo, hi, f, z, late))
+    if not b.get("ips_all", 0) > 0:	# the rate while every thread ran
+        bad.append("%s: ips_all %s" % (name, b.get("ips_all")))
 print("%d runs" % n if not bad and n else "\n".join(bad) or "no runs")
 sys.exit(1 if bad or not n else 0)
 '
@@ -131,7 +133,7 @@ rc=$?
 cnt0=$("$py" -c "$counters" "$out" nolat 2>&1)
 cnt0_rc=$?
 if [ $cnt_rc -eq 0 ] && [ $rc -eq 0 ] && [ $cnt0_rc -eq 0 ]; then
-	tap_ok "counters: $cnt with consistent latency and shares; --lat-every=0: $cnt0 with shares only"
+	tap_ok "counters: $cnt with consistent latency, shares and ips_all; --lat-every=0: $cnt0 with shares only"
 else
 	tap_notok "counters (listbench --lat-every=0 exit $rc)" "$cnt
 $cnt0"

@@ -652,6 +652,8 @@ void body(cbench_state *s, void *user)
 			((struct spec *)user)->slow_at = nt;	/* read by later runs' threads */
 		atomic_store_explicit(&run_started_ns, 0, memory_order_relaxed);
 		end_check(s, sp);
-		runstat_report(s);	/* latency and shares, unless the run failed */
+		/* latency and shares, unless the run failed */
+		runstat_report(s, cbench_iterations(s) > 0
+				      ? (double)items / (double)cbench_iterations(s) : 1.0);
 	}
 }
