@@ -312,7 +312,7 @@ CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
  * state and cannot do this for you: a batch kept in thread-local storage
  * is flushed in a pthread key destructor. */
 
-#define CASLIST_BATCH_MAX 15	/* nodes per batch (the kernel's folio batch) */
+#define CASLIST_BATCH_MAX 31	/* nodes per batch (the kernel's folio batch, 31 since 2024) */
 
 struct caslist_batch {
 	struct caslist_list *l;	/* where the queued nodes go (NULL: none) */

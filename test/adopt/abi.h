@@ -32,6 +32,8 @@ struct abi_row {
 	ABI_FIELD(struct caslist_node, prev) \
 	ABI_TYPE(struct caslist_list) \
 	ABI_FIELD(struct caslist_list, head) \
+	ABI_FIELD(struct caslist_list, want_next) \
+	ABI_FIELD(struct caslist_list, want_served) \
 	ABI_TYPE(struct caslist_batch) \
 	ABI_FIELD(struct caslist_batch, l) \
 	ABI_FIELD(struct caslist_batch, n) \

@@ -10,9 +10,13 @@
 #    age).age.revision;
 #  - the triple follows the libtool rules against the newest release
 #    recorded in doc/abi/ (VERSION.symbols: its exported functions, its
-#    triple in the first line): a removed function needs a new soname
-#    (current up, age 0); an added one needs current and age up by the same
-#    step; the same set keeps current and age.
+#    triple in the first line; VERSION.layout: its public structs' sizes,
+#    alignments and field offsets, test/adopt/abi.h's rows): a removed
+#    function or a changed layout needs a new soname (current up, age 0):
+#    a program built against the old headers allocates the old struct
+#    and the new library writes the new one; an added function needs
+#    current and age up by the same step; the same set keeps current and
+#    age.
 set -u
 . "$(dirname "$0")/prologue.sh"
 scratch ver
@@ -87,13 +91,41 @@ if [ -z "$rtrip" ]; then
 elif [ ! -f "$so" ]; then
 	tap_skip "no shared library built"
 else
+	# the layout: the rows the release recorded, as this build has them
+	# (x86-64 only: the record is that ABI's)
+	lay=${rec%.symbols}.layout
+	layout=
+	if [ -f "$lay" ] && [ "$(uname -m)" = x86_64 ]; then
+		cat >"$tmp/rows.c" <<'SRC'
+#include <stdio.h>
+#include "abi.h"
+static const struct abi_row rows[] = { ABI_ROWS };
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		printf("%s %zu\n", rows[i].what, rows[i].value);
+	return 0;
+}
+SRC
+		if $CC -I"$SRCDIR/test/adopt" -I"$SRCDIR/include" -I"$b/include" "$tmp/rows.c" \
+			-o "$tmp/rows" >"$tmp/log" 2>&1 && "$tmp/rows" >"$tmp/now"; then
+			grep -v '^#' "$lay" | LC_ALL=C sort >"$tmp/was"
+			# a recorded row whose value differs, or that is gone
+			layout=$(LC_ALL=C sort "$tmp/now" | LC_ALL=C comm -23 "$tmp/was" - |
+				sed 's/ [0-9]*$//' |
+				head -n 3 | tr '\n' ';')
+		else
+			sed 's/^/# /' "$tmp/log" | head -10
+			tap_check 1 "the layout rows of test/adopt/abi.h compile against this build"
+		fi
+	fi
 	grep -v '^#' "$rec" | sort -u >"$tmp/old"
 	nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' | sort -u >"$tmp/new"
 	removed=$(comm -23 "$tmp/old" "$tmp/new" | tr '\n' ' ')
 	added=$(comm -13 "$tmp/old" "$tmp/new" | tr '\n' ' ')
-	if [ -n "$removed" ]; then
+	if [ -n "$removed$layout" ]; then
 		rc=$(test "$cur" -gt "$rcur" && test "$age" -eq 0; echo $?)
-		why="removed since $rver ($removed): current > $rcur and age 0"
+		why="${removed:+removed since $rver ($removed)}${removed:+${layout:+, }}${layout:+layout changed since $rver ($layout...)}: current > $rcur and age 0"
 	elif [ -n "$added" ]; then
 		rc=$(test "$cur" -gt "$rcur" && test $((cur - age)) -eq $((rcur - rage)); echo $?)
 		why="added since $rver ($added): current > $rcur, current - age = $((rcur - rage))"
@@ -103,8 +135,8 @@ else
 	fi
 	tap_check "$rc" "-version-info $LT_VERSION against $rver ($rtrip): $why"
 	if [ "$rver" = "$VERSION" ]; then
-		tap_check "$(test "$LT_VERSION" = "$rtrip" && test -z "$removed$added"; echo $?)" \
-			"$VERSION is recorded in doc/abi: the same functions and triple"
+		tap_check "$(test "$LT_VERSION" = "$rtrip" && test -z "$removed$added$layout"; echo $?)" \
+			"$VERSION is recorded in doc/abi: the same functions, layout and triple"
 	fi
 fi
 tap_done

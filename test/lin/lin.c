@@ -126,7 +126,7 @@
 #define NMAX 6		/* nodes */
 #define TMAX 8		/* threads */
 #define OPS_MAX 32	/* operations in one history */
-#define QMAX 8		/* queued in one batch (CASLIST_BATCH_MAX is 15) */
+#define QMAX 8		/* queued in one batch (CASLIST_BATCH_MAX is 31) */
 #define SEARCH_LIMIT 2000000u
 
 enum kind { K_POP_HEAD, K_POP_TAIL, K_ADD_HEAD, K_ADD_TAIL, K_ADD_AFTER, K_ADD_NEAR, K_DEL,
