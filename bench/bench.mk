@@ -1,5 +1,5 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
-EXTRA_DIST += bench/peer_locked.c bench/plot bench/compare bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
+EXTRA_DIST += bench/peer_locked.c bench/plot bench/compare bench/readme-table bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
 	bench/cold-test.sh \
 	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
 # the per-operation cost driver of tools/opcost (valgrind): built by make

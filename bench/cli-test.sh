@@ -201,4 +201,17 @@ if printf '%s\n' "$out" | grep -Eq '^ +2 +caslist +18\.00M' &&
 else
 	tap_notok "compare: the 2-thread rate is not ips_all's 18M" "$out"
 fi
+# readme-table: the README's rows from the same file (ips_all at 2 threads)
+out=$("$py" "$src/readme-table" "$good" 2>/dev/null)
+rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| workload | thr | libcaslist Mops/s |' &&
+	printf '%s\n' "$out" | grep -q '^| queue/1024 | 1 | 20.0 | - | 10.0 (mutex) | \*\*2.00\*\* | 0.12, 1.00 | 0.18, 1.00 |$' &&
+	printf '%s\n' "$out" | grep -q '^| queue/1024 | 2 | 18.0 | - | - |' &&
+	printf '%s\n' "$out" | grep -q '^| queue/1024 | 4\* | 25.0 |'; then
+	tap_ok "readme-table: a row per thread count, ips_all at 2 threads, the lock's p99.9 and fair"
+else
+	tap_notok "readme-table (exit $rc)" "$out"
+fi
+expect 2 "^readme-table: error: .*missing.json: no such file" "readme-table: a missing file" \
+	"$py" "$src/readme-table" "$tmp/missing.json"
 tap_done
