@@ -24,7 +24,7 @@
  * that rate when the shares differ: the faster threads finish first and
  * the slower ones end the run alone, at the one-thread rate, so a policy
  * that starves a thread looks as fast as one thread.  ips_all is the rate
- * while every thread ran (doc/bench.md, "Fairness and the rate").
+ * while every thread ran (doc/bench.md, "The rate while every thread runs").
  * late_threads = those of them whose first batch began only after that
  * moment: since the start barrier the scheduler had not run them at all,
  * so none of their operations was in flight (oversubscribed runs shorter
