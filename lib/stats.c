@@ -7,5 +7,6 @@
 #include "stats.h"
 
 _Thread_local struct caslist_lk_stats caslist_lk_stats;
-unsigned caslist_lk_backoff_min = 0, caslist_lk_backoff_max = 4095, caslist_lk_poll_max = 0,
-	caslist_lk_crowded_max = 63;
+/* The shipped defaults (static/wait.h): waitstat without arguments
+ * measures the policy the library ships. */
+unsigned caslist_lk_backoff_max = 32767, caslist_lk_crowded_max = 63;

@@ -3,7 +3,7 @@
  * lib/stats.h - the measurement build's wait counters and tunable wait
  * policy (test/measure/waitstat, -DCASLIST_STATS), force-included (-include)
  * ahead of the core's sources there.  Not installed: the protocol layer's
- * headers only have defaults (static/backoff.h) that this file replaces.
+ * headers only have defaults (static/wait.h) that this file replaces.
  * Per thread: backoff rounds, PAUSEs spun, sched_yield calls (a round =
  * one failed attempt at a held link, or one retry of an operation), and
  * the yields that took longer than CASLIST_LK_YIELD_SLOW_NS (each raises
@@ -16,7 +16,7 @@
  * under 8 us, 8-32, 32-128, 128-1024, over 1024 us */
 #define CASLIST_LK_YIELD_BUCKETS 5
 struct caslist_lk_stats {
-	unsigned long rounds, pauses, yields, slow_yields;
+	unsigned long rounds, pauses, yields, slow_yields, tickets, grants, sleeps;
 	unsigned long yield_time[CASLIST_LK_YIELD_BUCKETS];
 };
 extern _Thread_local struct caslist_lk_stats caslist_lk_stats;
@@ -28,14 +28,10 @@ static inline void caslist_lk_stat_yield(unsigned long long ns, int slow)
 	caslist_lk_stats.slow_yields += (unsigned long)slow;
 	caslist_lk_stats.yield_time[k]++;
 }
-extern unsigned caslist_lk_backoff_min, caslist_lk_backoff_max, caslist_lk_poll_max,
-	caslist_lk_crowded_max;
+extern unsigned caslist_lk_backoff_max, caslist_lk_crowded_max;
 #define CASLIST_LK_STAT(field, n) (caslist_lk_stats.field += (n))
 #define CASLIST_LK_STAT_YIELD(ns, slow) caslist_lk_stat_yield((ns), (slow))
-#define CASLIST_LK_BACKOFF_MIN caslist_lk_backoff_min
 #define CASLIST_LK_BACKOFF_MAX caslist_lk_backoff_max
-#define CASLIST_LK_POLL_MAX caslist_lk_poll_max
 #define CASLIST_LK_CROWDED_MAX caslist_lk_crowded_max
-#define CASLIST_LK_POLL_TUNABLE 1
 
 #endif /* CASLIST_LIB_STATS_H */

@@ -57,15 +57,14 @@
  *    batches, which mark every node.
  *  - Not async-signal-safe: a signal handler must not operate on a list
  *    (or node) that the interrupted code may be operating on.
- *  - Fairness at a head (bounded bypass): a thread whose waits for a
- *    list's head have lost CASLIST_FAIR_US microseconds (a compile-time
- *    switch, default 1000), in one operation or in a run of operations
- *    that each had to wait, takes a ticket; from then on each other thread
- *    completes at most one more operation that takes that head before this
- *    thread has it (doc/protocol.md, "Fairness: bounded bypass").
- *    pop_tail's waits take part too.  Touches that add, cuts and flushes
- *    are not queued, and waits for other links are bounded only in
- *    probability (randomised backoff).
+ *  - Fairness at a head (bounded bypass): a head wait that has lost
+ *    CASLIST_WAIT_ROUNDS rounds takes a ticket; from then on each other
+ *    thread completes at most CASLIST_WAIT_K + 1 more operations that take
+ *    that head before the ticket is granted (doc/wait.md, "The bound").
+ *    Waiters past a short spin sleep in the kernel.  pop_tail's waits take
+ *    part too.  Touches that add, cuts and flushes are not queued, and
+ *    waits for other links are bounded only in probability (randomised
+ *    backoff).
  *  - Kept in every build (abort naming the operation): adding a node that
  *    is linked, using a list that was never initialised, and passing a
  *    list's head (of any list) where a node is wanted - to an add (as the
@@ -135,13 +134,12 @@ struct CASLIST_LK_NODE_ALIGN caslist_node {
 };
 
 /* A list: a head node that is never removed, and the two ticket counters
- * of its bounded bypass (<caslist/static/fair.h>): a thread that lost
- * head waits for CASLIST_FAIR_US gets the head before any operation that
- * starts later.  Zero in an empty list (CASLIST_LIST_INIT, caslist_init). */
+ * of its hand-over by count (<caslist/static/wait.h>, doc/wait.md).  Zero
+ * in an empty list (CASLIST_LIST_INIT, caslist_init). */
 struct caslist_list {
 	struct caslist_node head;
 	CASLIST_ATOMIC(uint32_t) want_next;	/* tickets issued */
-	CASLIST_ATOMIC(uint32_t) want_served;	/* tickets served */
+	CASLIST_ATOMIC(uint32_t) want_served;	/* tickets granted */
 };
 
 /* Values left in a removed node (never valid addresses, bit 0 clear). */

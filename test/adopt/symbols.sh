@@ -18,7 +18,7 @@ for h in "$SRCDIR"/include/caslist/*.h "$b"/include/caslist/version.h \
 	"$SRCDIR"/include/caslist/static/*.h; do
 	case $h in */export.h) ;; *) cat "$h" ;; esac
 done |
-	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(;[]*[ *]\([a-z_0-9]*\)[([].*/\1/p' |
+	tr '\n' ' ' | sed 's/CASLIST_API/\n&/g' | sed -n 's/^CASLIST_API[^(;[]*[ *]\([a-z_0-9]*\)[ ]*[([;].*/\1/p' |
 	sort -u >"$tmp/api"
 echo "# $(wc -l <"$tmp/api") public functions declared in the headers"
 

@@ -7,17 +7,15 @@
  *
  * What GenMC cannot interpret, and what replaces it:
  *
- *  1. PAUSE (__builtin_ia32_pause, static/backoff.h cpu_relax): the first
+ *  1. PAUSE (__builtin_ia32_pause, static/wait.h cpu_relax): the first
  *     instruction of every wait round.  Replaced by genmc_wait(): a pause
  *     past the thread's budget (GENMC_WAIT_PAUSES, default 0) ends the
  *     execution with __VERIFIER_assume(0) (GenMC counts it as blocked).
- *  2. sched_yield, clock_gettime (static/backoff.h, at the cap of a wait, and
+ *  2. sched_yield, clock_gettime (static/wait.h, at the cap of a wait, and
  *     the stuck-link clock): only a waiting thread calls them.  Both end
  *     the execution the same way.  A client compiled with GENMC_CLOCK
  *     reads a clock that stays at 0 instead (a clock too coarse to move
- *     during the run): its waits reach the fair layer's ticket (fair.h,
- *     with CASLIST_FAIR_US 0) and go on to their next round, still cut at
- *     their pause budget; the stuck-link watch never fires.
+ *     during the run); the stuck-link watch never fires.
  *  3. prefetchw (inline asm, static/link.h): CASLIST_NO_PREFETCHW, which lib/
  *     provides, selects __builtin_prefetch; GenMC drops it.
  *  4. calloc (lib/cluster.c grow): GenMC's libc has malloc only; its
@@ -108,16 +106,37 @@ static inline void *genmc_calloc(size_t n, size_t size)
 #define calloc(n, size) genmc_calloc((n), (size))
 
 /*
- * 6: static/backoff.h's per-thread stuck-wait watch is a _Thread_local
- * struct; GenMC cannot set up a thread-local struct.  The shim makes it
- * plain static storage (CASLIST_LK_THREAD_LOCAL_STRUCT, static/atomic.h):
- * only a waiting thread at the cap of its wait writes it, after a
- * sched_yield or a clock read, which end the execution first (2), so it
- * is never written and cannot race.  The plain per-thread words (the
- * crowding hint, the draw's seed, the heat) stay thread-local: GenMC
- * handles those, as static/fl_ops.h's stripe number.
+ * 6: static/wait.h's per-thread state is a __thread struct defined in
+ * lib/wait.c; GenMC cannot set up a thread-local struct, and the clients
+ * do not compile lib/wait.c (its futex calls).  The shim gives each
+ * thread a slot of a plain array (each thread writes only its own, as
+ * genmc_pauses), the parking lot's storage, and its two calls: a sleep
+ * ends the execution (a waiting thread, as 2), a wake does nothing (no
+ * thread is asleep).
  */
-#define CASLIST_LK_THREAD_LOCAL_STRUCT
-#include <caslist/static/watch.h>
+struct caslist_lk_self;
+static struct caslist_lk_self *genmc_self_of(void);
+#define CASLIST_INLINE 1	/* as client.h: wait.h takes list.h in with word.h */
+#define CASLIST_LK_SELF (*genmc_self_of())
+#include <caslist/static/wait.h>
+
+static struct caslist_lk_self genmc_self[GENMC_MAX_THREADS];
+static struct caslist_lk_self *genmc_self_of(void)
+{
+	return &genmc_self[(unsigned long)pthread_self() % GENMC_MAX_THREADS];
+}
+
+struct caslist_lk_park caslist_lk_park_slots[CASLIST_LK_PARK_SLOTS];
+void caslist_lk_park_sleep(struct caslist_lk_park *p, uint32_t seen, unsigned timeout_us)
+{
+	(void)p;
+	(void)seen;
+	(void)timeout_us;
+	__VERIFIER_assume(false);
+}
+void caslist_lk_park_wake(struct caslist_lk_park *p)
+{
+	(void)p;
+}
 
 #endif /* CASLIST_GENMC_SHIM_H */

@@ -2,11 +2,11 @@
 /*
  * test/measure/waitstat.c - where the waiting goes on a hot list: a measurement
  * tool, not a test.  Built with the core compiled in and CASLIST_STATS
- * (static/backoff.h), so every backoff round, PAUSE, sched_yield and failed
+ * (static/wait.h), so every backoff round, ticket, grant, sleep, PAUSE, sched_yield and failed
  * head-link attempt is counted per thread, and the backoff policy can be
  * set at run time.
  *
- * Usage: waitstat WORKLOAD THREADS SECONDS NODES [MIN_SPINS MAX_SPINS [POLLS [CROWDED_MAX]]]
+ * Usage: waitstat WORKLOAD THREADS SECONDS NODES [MAX_SPINS [CROWDED_MAX]]
  *   rotate  move_head of a random node (LRU rotation)
  *   deladd  del_if_linked of a random node, add_head if it won
  *   batch   batch_move_head of random nodes (a flush per 15)
@@ -42,7 +42,7 @@
 
 #include <caslist/caslist.h>
 
-#include <caslist/static/backoff.h>
+#include <caslist/static/wait.h>
 #include "../util.h"
 
 #define XL_STAT(field, n) CASLIST_LK_STAT(field, n)
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 {
 	struct thr *thr;
 	struct timespec t0, t1;
-	struct caslist_lk_stats sum = { 0, 0, 0, 0, { 0 } };
+	struct caslist_lk_stats sum = { 0, 0, 0, 0, 0, 0, 0, { 0 } };
 	unsigned long ops = 0;
 	int threads;
 	double secs, wall;
@@ -189,21 +189,17 @@ int main(int argc, char **argv)
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: waitstat rotate|deladd|batch|queue|xrotate|xdeladd THREADS SECONDS NODES"
-				" [MIN_SPINS MAX_SPINS [POLLS [CROWDED_MAX]]]\n");
+				" [MAX_SPINS [CROWDED_MAX]]\n");
 		return 2;
 	}
 	workload = argv[1];
 	threads = atoi(argv[2]);
 	secs = atof(argv[3]);
 	nobj = (unsigned)atoi(argv[4]);
-	if (argc > 6) {
-		caslist_lk_backoff_min = (unsigned)atoi(argv[5]);
-		caslist_lk_backoff_max = (unsigned)atoi(argv[6]);
-	}
-	if (argc > 7)
-		caslist_lk_poll_max = (unsigned)atoi(argv[7]);
-	if (argc > 8)
-		caslist_lk_crowded_max = (unsigned)atoi(argv[8]);
+	if (argc > 5)
+		caslist_lk_backoff_max = (unsigned)atoi(argv[5]);
+	if (argc > 6)
+		caslist_lk_crowded_max = (unsigned)atoi(argv[6]);
 	if (threads < 1 || nobj < 2)
 		return 2;
 	if (strcmp(workload, "rotate") && strcmp(workload, "deladd") && strcmp(workload, "batch") &&
@@ -244,6 +240,9 @@ int main(int argc, char **argv)
 		sum.pauses += thr[i].st.pauses;
 		sum.yields += thr[i].st.yields;
 		sum.slow_yields += thr[i].st.slow_yields;
+		sum.tickets += thr[i].st.tickets;
+		sum.grants += thr[i].st.grants;
+		sum.sleeps += thr[i].st.sleeps;
 		for (int k = 0; k < CASLIST_LK_YIELD_BUCKETS; k++)
 			sum.yield_time[k] += thr[i].st.yield_time[k];
 	}
@@ -267,10 +266,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "waitstat: the list is broken or lost nodes (%zu)\n", count);
 		return 1;
 	}
-	printf("waitstat %s threads=%d nodes=%u backoff=%u..%u polls=%u: %lu ops, %.2f Mops/s; per op: "
-	       "rounds %.3f pauses %.1f yields %.4f (slow %.2f) switches %.3f\n",
-	       workload, threads, nobj, caslist_lk_backoff_min, caslist_lk_backoff_max, caslist_lk_poll_max, ops,
-	       (double)ops / wall / 1e6,
+	printf("waitstat %s threads=%d nodes=%u backoff_max=%u crowded_max=%u: %lu ops, %.2f Mops/s;"
+	       " per op: tickets %.4f grants %.4f sleeps %.4f"
+	       " rounds %.3f pauses %.1f yields %.4f (slow %.2f) switches %.3f\n",
+	       workload, threads, nobj, caslist_lk_backoff_max, caslist_lk_crowded_max, ops,
+	       (double)ops / wall / 1e6, (double)sum.tickets / (double)ops,
+	       (double)sum.grants / (double)ops, (double)sum.sleeps / (double)ops,
 	       (double)sum.rounds / (double)ops, (double)sum.pauses / (double)ops,
 	       (double)sum.yields / (double)ops,
 	       sum.yields ? (double)sum.slow_yields / (double)sum.yields : 0.0,

@@ -13,7 +13,7 @@
 #   skiplock  lock_prev trusts the prev hint: no CAS on pred->next
 #   relaxed   caslist_lk_unlock stores with memory_order_relaxed, not release
 #   window    takes ignore open scan windows (always lazy)
-#   nodefer   operations do not defer to a pending head ticket (fair.h)
+#   nodefer   operations do not count themselves past a pending head ticket (wait.h)
 #   nokind    [L6] stores succ->prev without succ's head flag, though the
 #             successor word says succ is a head (I6)
 set -eu
@@ -48,7 +48,7 @@ window)
 	edit fl_ops.h '!= 0;' '!= 0 && 0;'
 	;;
 nodefer)
-	edit fair.h '__builtin_expect(next !=' '__builtin_expect(0 && next !='
+	edit wait.h '__builtin_expect(next !=' '__builtin_expect(0 && next !='
 	;;
 nokind)
 	edit link.h 'caslist_lk_w_to_head(sw), 0)' '0 && caslist_lk_w_to_head(sw), 0)'

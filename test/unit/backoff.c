@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test/unit/backoff.c - the wait policy's crowding hint (static/backoff.h).
+ * test/unit/backoff.c - the wait policy's crowding hint and backoff (static/wait.h).
  *
  *  1-4. The hint's logic, fed yield durations directly: a new thread
  *       spins up to CASLIST_LK_BACKOFF_MAX; one slow yield lowers the cap to
@@ -14,9 +14,6 @@
  *       stay there (63 while crowded, 32767 otherwise).
  *  7-8. The growth law: 7, 63, 511, 4095 (eightfold, a mask); each
  *       round's draw is at least one pause and within its budget.
- *  9-11. The heat (a hot head's waits): a wait that backed off leaves
- *       its budget as the thread's heat, the next wait starts from it,
- *       an acquisition without a wait halves it.
  *  12.  On the machine: this thread and a spinning one pinned to one CPU;
  *       some sched_yield must give the CPU away for more than 30 us and
  *       raise the hint (at most 2000 yields; one gave the CPU away in
@@ -32,8 +29,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <caslist/static/heat.h>
-#include <caslist/static/watch.h>
+#include <caslist/static/wait.h>
 #include "../tap.h"
 
 static atomic_bool spin_stop;
@@ -75,7 +71,7 @@ static void test_pinned(void)
 		tap_skip("cannot pin this thread");
 		return;
 	}
-	caslist_lk_backoff_crowd = 0;
+	CASLIST_LK_SELF.crowd = 0;
 	if (pthread_create(&t, NULL, spinner, NULL) != 0) {
 		tap_skip("cannot start the spinning thread");
 		return;
@@ -115,27 +111,6 @@ static void test_growth(void)
 	tap_ok(drawn, "draws of a 511 budget are in [0, 511] (and a round pauses once more)");
 }
 
-static void test_heat(void)
-{
-	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	unsigned start;
-
-	caslist_lk_backoff_heat = 0;
-	caslist_lk_backoff_heat_start(&b);
-	start = b.spins;
-	caslist_lk_backoff(&b);
-	caslist_lk_backoff(&b);
-	caslist_lk_backoff_heat_end(&b, start);
-	tap_ok(caslist_lk_backoff_heat == 63, "a wait of two rounds leaves heat 63 (got %u)",
-	       caslist_lk_backoff_heat);
-	b = (struct caslist_lk_backoff)CASLIST_LK_BACKOFF_INIT;
-	caslist_lk_backoff_heat_start(&b);
-	tap_ok(b.spins == 63, "the next wait starts from it");
-	caslist_lk_backoff_heat_end(&b, b.spins);
-	tap_ok(caslist_lk_backoff_heat == 31, "an acquisition without a wait halves it (got %u)",
-	       caslist_lk_backoff_heat);
-}
-
 int main(void)
 {
 	bool crowded;
@@ -168,11 +143,10 @@ int main(void)
 	caslist_lk_backoff_note_yield(CASLIST_LK_YIELD_SLOW_NS + 1);
 	tap_ok(settled_spins() == CASLIST_LK_CROWDED_MAX, "crowded: rounds settle at %u pauses",
 	       CASLIST_LK_CROWDED_MAX);
-	caslist_lk_backoff_crowd = 0;
+	CASLIST_LK_SELF.crowd = 0;
 	tap_ok(settled_spins() == CASLIST_LK_BACKOFF_MAX, "not crowded: rounds settle at %u pauses",
 	       CASLIST_LK_BACKOFF_MAX);
 	test_growth();
-	test_heat();
 
 	test_pinned();
 	printf("1..%d\n", tap_n);

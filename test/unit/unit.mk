@@ -5,10 +5,10 @@
 # covers: test/README.md.
 check_PROGRAMS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/hang test/unit/backoff \
-	test/unit/fl_seq test/unit/fl_untouched test/unit/fairloss
+	test/unit/fl_seq test/unit/fl_untouched test/unit/handover
 TESTS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/fl_seq test/unit/fl_untouched \
-	test/unit/backoff test/unit/hang test/unit/fairloss
+	test/unit/backoff test/unit/hang test/unit/handover
 test_unit_seq_SOURCES = test/unit/seq.c test/tap.h test/util.h
 test_unit_seq_LDADD = $(TEST_LIBS)
 test_unit_batch_SOURCES = test/unit/batch.c test/tap.h test/util.h
@@ -34,15 +34,14 @@ test_unit_misuse_release_LDADD = $(PTHREAD_LIBS)
 test_unit_hang_SOURCES = test/unit/hang.c test/tap.h
 test_unit_hang_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 test_unit_hang_LDADD = $(TEST_LIBS)
-# backoff: the wait policy's crowding hint (static/backoff.h), header only.
-test_unit_backoff_SOURCES = test/unit/backoff.c test/tap.h include/caslist/static/backoff.h
+# backoff: the wait policy's crowding hint and backoff (static/wait.h).
+test_unit_backoff_SOURCES = test/unit/backoff.c test/tap.h include/caslist/static/wait.h
 test_unit_backoff_CPPFLAGS = $(LIB_CPPFLAGS)
-test_unit_backoff_LDADD = $(PTHREAD_LIBS)
-# fairloss: a run of lost head waits carries to the next wait's ticket
-# clock (static/fair.h, heat.h), on a fake clock_gettime (inline: the fair
-# layer's hook).
-test_unit_fairloss_SOURCES = test/unit/fairloss.c test/tap.h test/util.h
-test_unit_fairloss_LDADD = $(TEST_LIBS)
+test_unit_backoff_LDADD = $(TEST_LIBS)
+# handover: the head's hand-over by count (static/wait.h), two threads
+# step by step (inline: the wait layer's hook).
+test_unit_handover_SOURCES = test/unit/handover.c test/tap.h test/util.h
+test_unit_handover_LDADD = $(TEST_LIBS)
 test_unit_fl_seq_SOURCES = test/unit/fl_seq.c test/tap.h test/util.h
 test_unit_fl_seq_LDADD = $(TEST_LIBS)
 test_unit_fl_untouched_SOURCES = test/unit/fl_untouched.c test/tap.h

@@ -103,8 +103,8 @@ static inline T atomic_fetch_sub_explicit(T *p, typename caslist_lk_arg<T>::type
 #include <stdatomic.h>
 #define CASLIST_LK_ATOMIC(type) _Atomic(type)
 /* initial-exec: in libcaslist.so a thread-local is otherwise reached
- * through a __tls_get_addr call, and the heat (backoff.h) is read on every
- * head acquisition.  The cost: a program that dlopen()s libcaslist needs
+ * through a __tls_get_addr call, and the wait state (wait.h) is read on
+ * the paths that wait.  The cost: a program that dlopen()s libcaslist needs
  * static TLS room for these few words (glibc keeps a surplus for that). */
 #ifndef CASLIST_LK_TLS_MODEL
 #define CASLIST_LK_TLS_MODEL __attribute__((tls_model("initial-exec")))
@@ -114,12 +114,6 @@ static inline T atomic_fetch_sub_explicit(T *p, typename caslist_lk_arg<T>::type
 #define CASLIST_LK_END
 #define CASLIST_LK_C_BEGIN
 #define CASLIST_LK_C_END
-#endif
-
-/* A per-thread struct (the stuck-wait watch): test/genmc's shim makes it
- * plain static storage, as GenMC cannot set up a thread-local struct. */
-#ifndef CASLIST_LK_THREAD_LOCAL_STRUCT
-#define CASLIST_LK_THREAD_LOCAL_STRUCT CASLIST_LK_THREAD_LOCAL
 #endif
 
 /* A step shared by several operations whose fast path must stay in each

@@ -19,7 +19,7 @@
 
 #include <caslist/freelist.h>
 #include "atomic.h"
-#include "backoff.h"
+#include "wait.h"
 
 enum caslist_lk_cluster_state { CASLIST_LK_CL_SPARE, CASLIST_LK_CL_BUILDING, CASLIST_LK_CL_LIVE, CASLIST_LK_CL_TAKEN };
 

@@ -12,7 +12,7 @@
  * Stuck links (every build): a waiter that has waited for one link longer
  * than CASLIST_STUCK_MS milliseconds (environment; default 5000) prints
  * one line naming the link, itself, the holder and the likely causes, then
- * keeps waiting (caslist_lk_backoff_wait in backoff.h).  Debug builds also record, at
+ * keeps waiting (caslist_lk_backoff_wait in wait.h).  Debug builds also record, at
  * every link-lock acquisition, the operation that took it, in a striped
  * side table keyed by the link's address (caslist_lk_note_lock), so the line
  * names the holder; release builds say the holder is not recorded.

@@ -272,8 +272,7 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  * [S7] move to head: L(n); then only ATTEMPTS, never waits, holding it:
  * L(pred) ([L4]), then L(head) ([L2]).  If either is busy, give back what
  * was taken (the words as they were) and back off holding nothing, then
- * start over; the wait starts from the thread's heat (backoff.h), so a
- * thread that keeps losing a hot head parks longer each time.  Holding
+ * start over; a wait on the head hands it over by count (wait.h).  Holding
  * L(n), L(pred) and L(head): unlink n (pred->next = succ, which releases
  * L(pred): n leaves its list) and insert it after the head (linearization
  * point of the move: head->next = n).  n may come from any list: a move
@@ -310,34 +309,24 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			   const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_lk_fair fw = { 0, 0 };
+	struct caslist_lk_fair fw = { 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *p;
 	uintptr_t seen, s, f;
-	unsigned start = 0;
 
-	if (busy == NULL) {
+	if (busy == NULL)
 		caslist_lk_fair_enter(l, op);
-	} else {
-		/* The heat is the first wait's budget (b is read by no one
-		 * before it), so it is applied here, off the path that does
-		 * not wait; fair_wait leaves b.fair set from its first round. */
-		caslist_lk_backoff_heat_start(&b);
-		start = b.spins;
+	else
 		caslist_lk_fair_wait(l, &b, &fw, busy, op);
-	}
 	s = caslist_lk_lock_prefetch(n, &seen, op);
 	for (;;) {
-		if (s == 0) {
-			caslist_lk_fair_done(l, &b, &fw);
+		if (s == 0)
 			return CASLIST_ENOENT;
-		}
 		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
 				caslist_lk_unlock(p, caslist_lk_w_of(n));
 				caslist_lk_unlock(n, s);
-				caslist_lk_fair_done(l, &b, &fw);
 				return CASLIST_OK;
 			}
 			if (__builtin_expect(caslist_lk_trylock(h, &f, op), 1))
@@ -350,10 +339,6 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
-		if (b.fair == CASLIST_LK_FAIR_NONE) {	/* as above */
-			caslist_lk_backoff_heat_start(&b);
-			start = b.spins;
-		}
 		caslist_lk_fair_wait(l, &b, &fw, busy, op);
 		s = caslist_lk_lock_prefetch(n, &seen, op);
 	}
@@ -362,11 +347,6 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
 	caslist_lk_insert_locked(h, f, n, n, op);
-	if (b.fair == CASLIST_LK_FAIR_NONE)	/* no wait: as heat_end with spins == start */
-		caslist_lk_backoff_heat_cool();
-	else
-		caslist_lk_backoff_heat_end(&b, start);
-	caslist_lk_fair_done(l, &b, &fw);
 	return CASLIST_OK;
 }
 
@@ -399,8 +379,8 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 		return CASLIST_OK;
 	}
 	/* The head lock's first attempt (caslist_lk_head_first: the free
-	 * word only, two tests where trylock makes four; it cools the heat,
-	 * as an acquisition without a wait); the relaxed load aims its CAS. */
+	 * word only, two tests where trylock makes four); the relaxed load
+	 * aims its CAS. */
 	v = atomic_load_explicit(&h->next, memory_order_relaxed);
 	if (__builtin_expect(!caslist_lk_head_first(h, &v, op), 0)) {
 		caslist_lk_unlock(p, caslist_lk_w_of(n));	/* give L(pred) back as it was */
@@ -451,7 +431,7 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 			return CASLIST_OK;
 		if (caslist_lk_w_fresh(v)) {
 			/* Defer to a pending ticket before the claim: after
-			 * it we hold a link (fair.h, "Who takes part"). */
+			 * it we hold a link (wait.h, "Who takes part"). */
 			caslist_lk_fair_enter(l, "caslist_touch");
 			if (caslist_lk_claim(n, &v, "caslist_touch")) {
 				uintptr_t f = caslist_lk_lock_head_held(h, "caslist_touch");
@@ -504,12 +484,12 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_lk_fair fw = { 0, 0 };
+	struct caslist_lk_fair fw = { 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *t = NULL;
 
 	/* A queue's other end: its waits hold nothing, so they take part in
-	 * the list's bounded bypass as the head's do (fair.h). */
+	 * the list's bounded bypass as the head's do (wait.h). */
 	caslist_lk_fair_enter(l, "caslist_pop_tail");
 	for (;;) {
 		uintptr_t v;
@@ -544,7 +524,6 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 		}
 		caslist_lk_fair_wait(l, &b, &fw, h, "caslist_pop_tail");
 	}
-	caslist_lk_fair_done(l, &b, &fw);
 	return t;
 }
 

@@ -17,9 +17,7 @@
 
 #include "word.h"
 #include "debug.h"
-#include "watch.h"
-#include "heat.h"
-#include "fair.h"
+#include "wait.h"
 
 CASLIST_LK_BEGIN
 
@@ -87,10 +85,9 @@ static inline bool caslist_lk_trylock(struct caslist_node *x, uintptr_t *sw, con
  * a second load, which could see a later state).  The lock is
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
- * caslist_lk_lock_prev).  The wait uses the caller's backoff B (the
- * head's wait starts from the heat: caslist_lk_lock_head).  FAIR: the
- * list whose head x is, when the caller holds nothing and the wait may
- * take a ticket (fair.h), with FW its fair state; NULL for every other
+ * caslist_lk_lock_prev).  The wait uses the caller's backoff B.  FAIR:
+ * the list whose head x is, when the caller holds nothing and the wait
+ * may take a ticket (wait.h), with FW its ticket; NULL for every other
  * wait.
  */
 static inline uintptr_t caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
@@ -371,8 +368,7 @@ static inline struct caslist_node *caslist_lk_lock_prev(struct caslist_node *x, 
 	return caslist_lk_lock_prev_as(x, true, op);
 }
 
-/* The head lock's first attempt, on a free word: no wait, so the heat
- * only cools (heat_end with spins == start) and no ticket is held.  *V:
+/* The head lock's first attempt, on a free word: no wait, no ticket.  *V:
  * the head's word, loaded relaxed by the caller (it only aims the CAS).
  * The CAS is caslist_lk_cas_lock (acquire), as in caslist_lk_lock_from;
  * true: *v is the old first node's word; false: the value the CAS found
@@ -381,7 +377,6 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
 {
 	if (__builtin_expect(caslist_lk_w_free(*v), 1) &&
 	    __builtin_expect(caslist_lk_cas_lock(h, v, *v | CASLIST_LK_LOCK, op), 1)) {
-		caslist_lk_backoff_heat_cool();
 		if (*v == 0)	/* free: never; tells the compiler */
 			__builtin_unreachable();
 		return true;
@@ -392,8 +387,7 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
 /*
  * [S0] caslist_lk_lock_head - take L(head): spin on relaxed loads while
  * the word is locked, CAS the bit in once it looks free (caslist_lk_lock's
- * loop, with the heat: the wait starts from this thread's last head
- * budget, heat.h), plus the check that the list was initialised: the
+ * loop), plus the check that the list was initialised: the
  * head is always linked, so its word is never 0 or POISON unless nobody
  * called caslist_init - abort then instead of waiting for ever.  Orders as
  * caslist_lk_lock (acquire CAS, pairing with the release in
@@ -403,7 +397,7 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
  *
  * caslist_lk_lock_head is for callers that hold nothing (add_head,
  * splice_head, pop_head): it defers to a pending ticket first and its
- * wait may take one (fair.h).  caslist_lk_lock_head_held is for callers
+ * wait may take one (wait.h).  caslist_lk_lock_head_held is for callers
  * holding links another thread may wait on (a touch's claimed node, a
  * cut's last link, a flush's chain): it neither defers nor takes a
  * ticket.  Either way the caller holds nothing a parked thread could
@@ -414,20 +408,14 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct
 						const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_lk_fair fw = { 0, 0 };
+	struct caslist_lk_fair fw = { 0 };
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
 	uintptr_t f;
-	unsigned start;
 
 	if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
 		return v;
-	caslist_lk_backoff_heat_start(&b);
-	start = b.spins;
 	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
 	CASLIST_LK_REQUIRE(f != 0, op, h, CASLIST_LK_NOT_INIT);
-	caslist_lk_backoff_heat_end(&b, start);
-	if (fair != NULL)
-		caslist_lk_fair_done(fair, &b, &fw);
 	return f;
 }
 
@@ -480,7 +468,7 @@ static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const 
  * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
  * lock order, rule R3): a thread that waits holding L(n) makes every
  * thread that needs n - its successor's delete, a move of n - wait
- * behind it, and under the randomised wait (backoff.h) a waiter may park
+ * behind it, and under the randomised wait (wait.h) a waiter may park
  * for up to a millisecond: two parked threads, one behind the other.
  * Holding nothing while parked is what lets the winner of a hot list run
  * on (doc/protocol.md, "The hot head").  The first attempt runs straight

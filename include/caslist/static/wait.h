@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * <caslist/static/wait.h> - every wait of the library, in one module:
+ * the per-wait state, the per-thread state, the backoff on a busy link,
+ * the stuck-wait watch, and the hand-over of a list's head by count
+ * (tickets, granted by the thread that has bypassed them K times) with
+ * its parking lot.  The specification is doc/wait.md; this comment says
+ * what each part is for, the comments at the atomics what they pair with.
+ *
+ * A busy link (any link): rounds of randomised pauses whose budget grows
+ * eightfold (7, 63, 511, ...) up to CASLIST_LK_BACKOFF_MAX, then
+ * sched_yield every round (the holder may be preempted), with the stuck
+ * watch armed.  While this thread's yields are slow (the crowding hint)
+ * the cap is CASLIST_LK_CROWDED_MAX.
+ *
+ * A list's head, for operations that hold nothing while they wait: after
+ * CASLIST_WAIT_ROUNDS rounds of backoff the waiter takes a ticket
+ * (want_next) and waits for it to be granted (want_served passes it);
+ * it does not touch the head's line meanwhile.  Every operation that
+ * starts while a ticket is pending counts itself in its thread's bypass
+ * count; the one that finds the count at CASLIST_WAIT_K grants the oldest
+ * pending ticket, resets the count and takes a ticket itself: a streak
+ * ends after at most K more operations once a waiter has announced
+ * itself, and the roles swap.  The next in line spins on its parking
+ * slot (not on the head) for CASLIST_WAIT_SPIN pauses, then sleeps in
+ * the kernel; the others sleep at once; a grant wakes the granted ticket
+ * and the next one.  The next in line samples the head's word now and
+ * then: if no operation took the head between two samples, the streak's
+ * threads have left this head and nobody will grant; it grants itself.
+ *
+ * Who takes part: only operations that hold no link another thread
+ * could wait for (caslist_lk_lock_head, move_head, touch's entry,
+ * pop_tail); the `_held` waits never take or grant a ticket, so a ticket
+ * holder never waits for a thread that waits for it.
+ */
+#ifndef CASLIST_STATIC_WAIT_H
+#define CASLIST_STATIC_WAIT_H
+
+#include <limits.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <caslist/export.h>
+#include <caslist/list.h>
+#include "cast.h"
+#include "atomic.h"
+#include "word.h"
+#include "debug.h"
+
+CASLIST_LK_BEGIN
+
+/*
+ * The knobs, each a compile-time default (caslist(3), "Waiting", has the
+ * table).  A measurement build (lib/stats.h, test/measure/waitstat) may
+ * make the backoff's three variables; it starts them at these values.
+ */
+#ifndef CASLIST_LK_BACKOFF_MAX
+#define CASLIST_LK_BACKOFF_MAX 32767u	/* the budget's cap: a mask 2^k - 1 */
+#endif
+#ifndef CASLIST_LK_CROWDED_MAX
+#define CASLIST_LK_CROWDED_MAX 63u	/* the cap while crowded (a mask) */
+#endif
+#ifndef CASLIST_WAIT_ROUNDS
+#define CASLIST_WAIT_ROUNDS 2	/* head rounds of backoff before a ticket */
+#endif
+#ifndef CASLIST_WAIT_K
+#define CASLIST_WAIT_K 64	/* head operations a thread starts past a pending ticket */
+#endif
+#ifndef CASLIST_WAIT_SPIN
+#define CASLIST_WAIT_SPIN 4096	/* pauses the next in line spins before it sleeps */
+#endif
+#ifndef CASLIST_WAIT_IDLE
+#define CASLIST_WAIT_IDLE 256	/* pauses between the next in line's samples of the head */
+#endif
+#ifndef CASLIST_WAIT_IDLE_US
+#define CASLIST_WAIT_IDLE_US 50	/* the same, once it sleeps */
+#endif
+#ifndef CASLIST_LK_STAT
+#define CASLIST_LK_STAT(field, n) ((void)0)
+#endif
+#ifndef CASLIST_LK_STAT_YIELD	/* a sched_yield took ns; slow: over the threshold */
+#define CASLIST_LK_STAT_YIELD(ns, slow) ((void)0)
+#endif
+/* A test hook (test/unit/handover, test/stress/bypass,
+ * test/genmc/fairticket): EV is ticket (the waiter, after taking ticket
+ * T), grant_try (a granter, about to try to grant T), grant (the
+ * granter, having granted T) or granted (the waiter, seeing T granted). */
+#ifndef CASLIST_LK_FAIR_HOOK
+#define CASLIST_LK_FAIR_HOOK(ev, l, t) ((void)0)
+#endif
+
+/* The longest sleep on a parking slot: the stuck watch runs between. */
+#define CASLIST_LK_PARK_MAX_US 100000u
+/* A sched_yield slower than this means other threads wanted the CPU. */
+#define CASLIST_LK_YIELD_SLOW_NS 30000u
+#define CASLIST_LK_CROWD_HOLD 8u
+
+/*
+ * The per-thread state, one object per thread for the library and every
+ * inline-mode file of a program: defined once, in lib/wait.c (an
+ * inline-mode program links libcaslist for the reporters already).
+ * Written only by its thread: no atomics.
+ */
+struct caslist_lk_self {
+	unsigned rng;		/* the draw's xorshift32 state (0: not seeded yet) */
+	unsigned bypass;	/* head operations started past a pending ticket */
+	unsigned char crowd;	/* the crowding hint: slow yields seen lately */
+	bool told;		/* the watch has reported this wait */
+	const void *link;	/* the watch: the link the yielding wait is on */
+	unsigned long long t0_ms;	/* the watch: since when */
+};
+
+#if defined(__GNUC__) && !defined(CASLIST_LK_SELF)
+/* __thread, in C and C++: no C++ TLS wrapper, no dynamic initialisation. */
+CASLIST_LK_C_BEGIN
+CASLIST_API extern __thread CASLIST_LK_TLS_MODEL struct caslist_lk_self caslist_lk_self_tls;
+CASLIST_LK_C_END
+#define CASLIST_LK_SELF (caslist_lk_self_tls)
+#endif
+
+/*
+ * The parking lot: slots hashed by (list, ticket), each on its own line.
+ * seq is the futex word: a grant bumps the slots of the ticket it grants
+ * and of the next; sleepers says whether the bump must wake anyone.
+ */
+#define CASLIST_LK_PARK_SLOTS 64
+struct caslist_lk_park {
+	CASLIST_LK_ATOMIC(uint32_t) seq;
+	CASLIST_LK_ATOMIC(uint32_t) sleepers;
+	char pad[64 - 2 * sizeof(uint32_t)];
+};
+CASLIST_LK_C_BEGIN
+CASLIST_API extern struct caslist_lk_park caslist_lk_park_slots[CASLIST_LK_PARK_SLOTS];
+/* lib/wait.c: sleep while p->seq == seen (at most timeout_us, 0: no
+ * limit); wake every sleeper of p. */
+CASLIST_API void caslist_lk_park_sleep(struct caslist_lk_park *p, uint32_t seen,
+				       unsigned timeout_us);
+CASLIST_API void caslist_lk_park_wake(struct caslist_lk_park *p);
+CASLIST_LK_C_END
+
+/*
+ * One wait.  Set by one store on every path that may wait.
+ */
+struct caslist_lk_backoff {
+	unsigned spins;		/* the budget: pauses are drawn in [0, spins] */
+	unsigned char rounds;	/* head waits: rounds since the last ticket or turn */
+	unsigned char armed;	/* this wait owns the watch's state */
+	unsigned char fair;	/* CASLIST_LK_FAIR_NONE or _TURN */
+};
+#define CASLIST_LK_BACKOFF_INIT { 0, 0, 0, 0 }
+#define CASLIST_LK_FAIR_NONE 0	/* no ticket */
+#define CASLIST_LK_FAIR_TURN 2	/* had a ticket, and it was granted */
+
+/* The head wait's ticket, apart from the backoff so that it stays in a
+ * register where the backoff lives in memory. */
+struct caslist_lk_fair {
+	uint32_t ticket;
+};
+
+static inline void caslist_lk_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	/* A compiler barrier only (G1): no order between threads. */
+	atomic_signal_fence(memory_order_acq_rel);
+#endif
+}
+
+static inline unsigned long long caslist_lk_backoff_now_ns(void)
+{
+	struct timespec ts;
+
+#ifdef CLOCK_MONOTONIC
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+	/* ISO C without POSIX (-std=c11 in an inline build): the calendar
+	 * clock, good enough for a yield's length and the watch's seconds. */
+	timespec_get(&ts, TIME_UTC);
+#endif
+	return CASLIST_LK_ICAST(unsigned long long, ts.tv_sec) * 1000000000u +
+	       CASLIST_LK_ICAST(unsigned long long, ts.tv_nsec);
+}
+
+static inline unsigned long long caslist_lk_backoff_now_ms(void)
+{
+	return caslist_lk_backoff_now_ns() / 1000000u;
+}
+
+/* The crowding hint: a slow yield raises it, a quick one lowers it. */
+static inline void caslist_lk_backoff_note_yield(unsigned long long ns)
+{
+	if (ns > CASLIST_LK_YIELD_SLOW_NS)
+		CASLIST_LK_SELF.crowd = CASLIST_LK_CROWD_HOLD;
+	else if (CASLIST_LK_SELF.crowd > 0)
+		CASLIST_LK_SELF.crowd--;
+}
+
+/* The spin cap of this thread's next round. */
+static inline unsigned caslist_lk_backoff_cap(void)
+{
+	return CASLIST_LK_SELF.crowd ? CASLIST_LK_CROWDED_MAX : CASLIST_LK_BACKOFF_MAX;
+}
+
+static inline void caslist_lk_backoff_yield(void)
+{
+	unsigned long long t0 = caslist_lk_backoff_now_ns(), ns;
+
+	CASLIST_LK_STAT(yields, 1);
+	sched_yield();
+	ns = caslist_lk_backoff_now_ns() - t0;
+	CASLIST_LK_STAT_YIELD(ns, ns > CASLIST_LK_YIELD_SLOW_NS);
+	caslist_lk_backoff_note_yield(ns);
+}
+
+/* The draw: xorshift32 on the thread's own state, seeded from its
+ * address so that two threads do not draw alike. */
+static inline unsigned caslist_lk_backoff_draw(void)
+{
+	unsigned r = CASLIST_LK_SELF.rng;
+
+	if (__builtin_expect(r == 0, 0))
+		r = CASLIST_LK_ICAST(unsigned, CASLIST_LK_PCAST(uintptr_t, &CASLIST_LK_SELF) >> 4) |
+		    1u;
+	r ^= r << 13;
+	r ^= r >> 17;
+	r ^= r << 5;
+	return CASLIST_LK_SELF.rng = r;
+}
+
+/* The budget after one more round: eightfold, up to the cap. */
+static inline unsigned caslist_lk_backoff_grow(unsigned spins, unsigned cap)
+{
+	return spins >= cap / 8 ? cap : spins * 8 + 7;
+}
+
+/* One round of backoff: pause a random count below the budget (grown
+ * first), and yield once at the cap. */
+static inline void caslist_lk_backoff(struct caslist_lk_backoff *b)
+{
+	unsigned cap = caslist_lk_backoff_cap();
+	bool at_cap = b->spins >= cap;
+	unsigned n;
+
+	/* One pause first, then the draw: a wait always waits, and a GenMC
+	 * run, whose shim ends a waiting execution at its first pause, never
+	 * writes the per-thread state (test/genmc/shim.h). */
+	caslist_lk_cpu_relax();
+	b->spins = caslist_lk_backoff_grow(b->spins, cap);
+	n = caslist_lk_backoff_draw() & b->spins;
+	CASLIST_LK_STAT(rounds, 1);
+	CASLIST_LK_STAT(pauses, n + 1);
+	for (unsigned i = 0; i < n; i++)
+		caslist_lk_cpu_relax();
+	if (at_cap)
+		caslist_lk_backoff_yield();
+}
+
+/*
+ * The stuck-wait watch, from the yielding phase of a wait only: start the
+ * clock when this wait first gets there or moves to another link; past
+ * caslist_lk_stuck_ms(), say so once (the waiter keeps waiting).
+ */
+static inline void caslist_lk_backoff_watch(struct caslist_lk_backoff *b, const void *link,
+					    const char *op)
+{
+	unsigned long long now = caslist_lk_backoff_now_ms();
+
+	if (!b->armed || CASLIST_LK_SELF.link != link) {
+		b->armed = 1;
+		CASLIST_LK_SELF.link = link;
+		CASLIST_LK_SELF.t0_ms = now;
+		CASLIST_LK_SELF.told = false;
+	} else if (!CASLIST_LK_SELF.told && now - CASLIST_LK_SELF.t0_ms > caslist_lk_stuck_ms()) {
+		CASLIST_LK_SELF.told = true;
+		caslist_lk_stuck(link, op, CASLIST_LK_ICAST(unsigned long, now - CASLIST_LK_SELF.t0_ms));
+	}
+}
+
+/* One round of waiting for the lock of LINK, by operation OP. */
+static inline void caslist_lk_backoff_wait(struct caslist_lk_backoff *b, const void *link,
+					   const char *op)
+{
+	if (b->spins >= caslist_lk_backoff_cap())
+		caslist_lk_backoff_watch(b, link, op);
+	caslist_lk_backoff(b);
+}
+
+/* ---- The head's hand-over by count ---- */
+
+static inline struct caslist_list *caslist_lk_list_of_head(struct caslist_node *h)
+{
+	/* The head is the list's first member. */
+	return CASLIST_LK_VCAST(struct caslist_list *, CASLIST_LK_VCAST(void *, h));
+}
+
+/* Has ticket T been granted, with want_served at SERVED?  (Tickets wrap:
+ * compare by difference.) */
+static inline bool caslist_lk_fair_passed(uint32_t served, uint32_t t)
+{
+	return CASLIST_LK_ICAST(int32_t, served - t) > 0;
+}
+
+static inline struct caslist_lk_park *caslist_lk_park_of(const struct caslist_list *l, uint32_t t)
+{
+	uintptr_t a = CASLIST_LK_PCAST(uintptr_t, l);
+
+	return &caslist_lk_park_slots[((a >> 6) ^ (a >> 12) ^ t) % CASLIST_LK_PARK_SLOTS];
+}
+
+/* Wake whoever sleeps on P, after its seq was bumped.  seq_cst on both
+ * sides of the sleepers count (with caslist_lk_fair_sleep's): either the
+ * sleeper's increment comes first in the total order and we see it, or
+ * our bump comes first and its check of seq sees it. */
+static inline void caslist_lk_park_bump(struct caslist_lk_park *p)
+{
+	/* seq_cst RMW: the bump the sleeper's seq_cst load or the kernel's
+	 * futex check sees; release too, for caslist_lk_fair_sleep's acquire
+	 * load of seq (which then sees the grant before it). */
+	atomic_fetch_add_explicit(&p->seq, 1, memory_order_seq_cst);
+	if (atomic_load_explicit(&p->sleepers, memory_order_seq_cst) != 0)
+		caslist_lk_park_wake(p);
+}
+
+/*
+ * Grant ticket S of L (want_served S -> S + 1) if it is issued and still
+ * the oldest pending one: the CAS makes two granters grant two tickets,
+ * never one twice.  Then wake the slots of S (it may sleep) and of S + 1 (next in
+ * line now: it spins from here on).  Returns whether this thread granted.
+ */
+static __attribute__((noinline, cold, unused)) bool
+caslist_lk_fair_grant(struct caslist_list *l, uint32_t s)
+{
+	/* Only an issued ticket: want_next only grows, so one seen past S
+	 * stays past it.  (A stale want_served equal to the entry's
+	 * want_next would otherwise grant a ticket nobody holds yet.)
+	 * Relaxed: the CAS below decides; this only keeps S issued. */
+	if (!caslist_lk_fair_passed(atomic_load_explicit(&l->want_next, memory_order_relaxed), s))
+		return false;
+	CASLIST_LK_FAIR_HOOK(grant_try, l, s);
+	/* seq_cst: the grant is in the total order with the tickets'
+	 * fetch_adds and the entries' loads (caslist_lk_fair_pending); the
+	 * waiter's acquire load of want_served or of its slot's seq pairs
+	 * with it (no list data comes with it: the head's lock orders that). */
+	if (!atomic_compare_exchange_strong_explicit(&l->want_served, &s, s + 1,
+						     memory_order_seq_cst, memory_order_relaxed))
+		return false;
+	CASLIST_LK_FAIR_HOOK(grant, l, s);
+	CASLIST_LK_STAT(grants, 1);
+	caslist_lk_park_bump(caslist_lk_park_of(l, s));
+	caslist_lk_park_bump(caslist_lk_park_of(l, s + 1));
+	return true;
+}
+
+/*
+ * Wait, holding nothing, until ticket T of L is granted.  The next in
+ * line (want_served == T) spins on its slot's seq, not on the list's line
+ * (which the streak's thread is writing), and every CASLIST_WAIT_IDLE
+ * pauses samples the head's word: a head whose word is free and did not
+ * change in that time has no streak running on it (every operation that
+ * takes the head writes its word), so nobody will grant; the next in
+ * line grants itself.  After CASLIST_WAIT_SPIN pauses it sleeps, waking every
+ * CASLIST_WAIT_IDLE_US to sample again.  The others sleep until a grant
+ * makes them next.
+ */
+static __attribute__((noinline, cold, unused)) void
+caslist_lk_fair_turn(struct caslist_list *l, uint32_t t, struct caslist_lk_backoff *watch,
+		     const char *op)
+{
+	struct caslist_lk_park *p = caslist_lk_park_of(l, t);
+	/* Relaxed: a sample compared with later samples; nothing is read
+	 * through it. */
+	uintptr_t head = atomic_load_explicit(&l->head.next, memory_order_relaxed);
+	unsigned spun = 0;
+
+	for (;;) {
+		/* Acquire: pairs with the release half of the bump's RMW
+		 * (caslist_lk_park_bump): a bump seen means the grant before
+		 * it is seen by the load below. */
+		uint32_t seen = atomic_load_explicit(&p->seq, memory_order_acquire);
+		/* Acquire: pairs with the grant's CAS; nothing is published
+		 * by it but the turn itself. */
+		uint32_t served = atomic_load_explicit(&l->want_served, memory_order_acquire);
+		unsigned left = CASLIST_LK_PARK_MAX_US;
+		uintptr_t now;
+
+		if (caslist_lk_fair_passed(served, t))
+			break;
+		if (served == t) {	/* next in line */
+			if (spun < CASLIST_WAIT_SPIN) {
+				for (unsigned i = 0; i < CASLIST_WAIT_IDLE; i++, spun++) {
+					caslist_lk_cpu_relax();
+					if (atomic_load_explicit(&p->seq, memory_order_relaxed) != seen)
+						break;
+				}
+				if (atomic_load_explicit(&p->seq, memory_order_relaxed) != seen)
+					continue;
+			}
+			now = atomic_load_explicit(&l->head.next, memory_order_relaxed);
+			if (now == head && !caslist_lk_w_locked(now)) {
+				/* No operation took the head meanwhile, and none
+				 * holds it: grant ourselves (we are the oldest
+				 * pending ticket).  A head held that long is
+				 * waited for as it is. */
+				caslist_lk_fair_grant(l, t);
+				continue;
+			}
+			head = now;
+			if (spun < CASLIST_WAIT_SPIN)
+				continue;
+			left = CASLIST_WAIT_IDLE_US;
+		}
+		/* Asleep, a wait still reports when it is stuck: its sleeps
+		 * are bounded, and each starts with the watch. */
+		caslist_lk_backoff_watch(watch, &l->head, op);
+		/* seq_cst: with caslist_lk_park_bump's load of sleepers (the
+		 * store-buffering pair: one of the two sees the other). */
+		atomic_fetch_add_explicit(&p->sleepers, 1, memory_order_seq_cst);
+		if (atomic_load_explicit(&p->seq, memory_order_seq_cst) == seen) {
+			CASLIST_LK_STAT(sleeps, 1);
+			caslist_lk_park_sleep(p, seen, left);
+		}
+		atomic_fetch_sub_explicit(&p->sleepers, 1, memory_order_relaxed);
+	}
+	CASLIST_LK_FAIR_HOOK(granted, l, t);
+}
+
+/* Take a ticket of L and wait for its turn (WATCH: the wait's, for the
+ * stuck watch).  The ticket's fetch_add is
+ * seq_cst: it orders the ticket before every later entry's load of
+ * want_next (caslist_lk_fair_pending), which is what makes those
+ * entries count themselves past it. */
+static __attribute__((noinline, cold, unused)) uint32_t
+caslist_lk_fair_take(struct caslist_list *l, struct caslist_lk_backoff *watch, const char *op)
+{
+	uint32_t t = atomic_fetch_add_explicit(&l->want_next, 1, memory_order_seq_cst);
+
+	CASLIST_LK_FAIR_HOOK(ticket, l, t);
+	CASLIST_LK_STAT(tickets, 1);
+	caslist_lk_fair_turn(l, t, watch, op);
+	return t;
+}
+
+/*
+ * Is a ticket of L pending?  *NEXTP: tickets issued, *SERVEDP: granted.
+ * want_next's load is seq_cst: one that follows a ticket's fetch_add in
+ * the total order sees it (test/genmc/fairticket kills its weakening).
+ * want_served's is relaxed: a stale value, being smaller, only makes an
+ * entry count itself when it need not.
+ */
+static inline bool caslist_lk_fair_pending(struct caslist_list *l, uint32_t *nextp)
+{
+	uint32_t next = atomic_load_explicit(&l->want_next, memory_order_seq_cst);
+
+	*nextp = next;
+	/* [mutant nodefer] the mutant never defers (test/stress/mutate.sh) */
+	return __builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_relaxed), 0);
+}
+
+/*
+ * Cold half of caslist_lk_fair_enter: a ticket is pending.  Count this
+ * operation past it; at CASLIST_WAIT_K, grant the oldest pending ticket,
+ * take one of our own and wait for it: the streak is handed over.
+ */
+static __attribute__((noinline, cold, unused)) void
+caslist_lk_fair_defer(struct caslist_list *l, const char *op)
+{
+	struct caslist_lk_backoff watch = CASLIST_LK_BACKOFF_INIT;
+	uint32_t s;
+
+	if (CASLIST_LK_SELF.bypass < CASLIST_LK_ICAST(unsigned, CASLIST_WAIT_K)) {
+		CASLIST_LK_SELF.bypass++;
+		return;
+	}
+	CASLIST_LK_SELF.bypass = 0;
+	/* The oldest pending ticket, if any is still pending (grant checks
+	 * it was issued); relaxed: the grant's CAS decides. */
+	s = atomic_load_explicit(&l->want_served, memory_order_relaxed);
+	caslist_lk_fair_grant(l, s);
+	caslist_lk_fair_take(l, &watch, op);
+}
+
+/*
+ * The entry of an operation that takes L(head) holding nothing.  Two
+ * loads of one word pair next to the head's words; past a pending ticket,
+ * the cold half.
+ */
+static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
+{
+	uint32_t next;
+
+	if (caslist_lk_fair_pending(l, &next))
+		caslist_lk_fair_defer(l, op);
+}
+
+/*
+ * One round of a head wait by an operation that holds nothing (move_head's
+ * retry, caslist_lk_lock_head, pop_tail): backoff on LINK for the first
+ * CASLIST_WAIT_ROUNDS rounds since the wait began or last had its turn;
+ * then a ticket, and its turn.  After the turn the wait goes on from a
+ * small budget (only operations in flight, and granted ones, compete).
+ */
+/* Is A below B?  (A function: a bound of 0 in the comparison itself
+ * would be "always false" to -Wtype-limits.) */
+static inline bool caslist_lk_wait_below(unsigned a, unsigned b)
+{
+	return a < b;
+}
+
+static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_lk_backoff *b,
+					struct caslist_lk_fair *fw, const void *link,
+					const char *op)
+{
+	if (caslist_lk_wait_below(b->rounds, CASLIST_WAIT_ROUNDS)) {
+		b->rounds++;
+		caslist_lk_backoff_wait(b, link, op);
+		return;
+	}
+	/* The watch goes on across tickets: a wait that takes ticket after
+	 * ticket on a link that stays held is still one stuck wait. */
+	caslist_lk_backoff_watch(b, link, op);
+	fw->ticket = caslist_lk_fair_take(l, b, op);
+	b->fair = CASLIST_LK_FAIR_TURN;
+	b->rounds = 0;
+	b->spins = 0;
+}
+
+CASLIST_LK_END
+
+#endif /* CASLIST_STATIC_WAIT_H */
