@@ -7,6 +7,8 @@
 #                 invalid end state (deadlock); prints states stored.
 #   freelist.pml  the cluster-lock protocol of lib/freelist.c on top of the
 #                 list's operations (4 scenarios), the same checks.
+#   wait.pml      the head's hand-over by count of static/wait.h: the
+#                 bypass bound at every grant, no invalid end state.
 #   mutants       each one lock step removed or one validation skipped,
 #                 must be reported as an error by spin: the models can fail.
 # Environment: CASLIST_SPIN (spin binary, default: spin on PATH),
@@ -21,14 +23,15 @@ mutants="MUT_SKIP_PRED_LOCK MUT_TAIL_NO_EXPECT MUT_INSERT_UNLOCKED MUT_POP_HEAD_
 MUT_NEAR_NO_VALIDATE MUT_CUT_NO_LAST_LOCK MUT_MOVE_HOLD_PRED MUT_CUT_NO_LIST_CHECK
 MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED MUT_TOUCH_OWNED MUT_MOVE_KEEP_PRED"
 fl_mutants="MUT_FL_FRONT_NO_RECHECK MUT_FL_REMOVE_NO_RECHECK MUT_FL_PUT_NO_TAIL_CHECK"
+wait_mutants="MUT_NO_COUNT MUT_NO_IDLE_GRANT"
 scens=
 fl_scens=
 if [ "${CASLIST_MODEL_EACH:-0}" = 1 ]; then
 	scens="1 2 3 4 5 6 7 8 9 10 11 12 13 14"
 	fl_scens="1 2 3 4"
 fi
-n=3
-for m in $mutants $fl_mutants $scens $fl_scens; do n=$((n + 1)); done
+n=4
+for m in $mutants $fl_mutants $wait_mutants $scens $fl_scens; do n=$((n + 1)); done
 tap_plan $n
 skip=
 command -v "$spin" >/dev/null 2>&1 || skip="spin not found"
@@ -44,7 +47,7 @@ if [ -n "$skip" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-model.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-cp "$here/list.pml" "$here/freelist.pml" "$tmp/" || exit 1
+cp "$here/list.pml" "$here/freelist.pml" "$here/wait.pml" "$tmp/" || exit 1
 cd "$tmp" || exit 1
 
 # verify MODEL DEFINES...: sets $out (pan's output), $errors (-1: did not
@@ -94,8 +97,10 @@ caught() {
 
 clean list.pml "list.pml, all 14 scenarios (2 lists), 3 processes"
 clean freelist.pml "freelist.pml, all 4 scenarios, 3 processes"
+clean wait.pml "wait.pml, the head's hand-over, 2 threads, K 1, 3 operations each"
 for m in $mutants; do caught list.pml "$m"; done
 for m in $fl_mutants; do caught freelist.pml "$m"; done
+for m in $wait_mutants; do caught wait.pml "$m"; done
 for s in $scens; do clean list.pml "list.pml scenario $s" -DSCEN="$s"; done
 for s in $fl_scens; do clean freelist.pml "freelist.pml scenario $s" -DSCEN="$s"; done
 # Drift check: doc/verification-figures.md (tools/verification-figures) is
