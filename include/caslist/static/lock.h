@@ -144,17 +144,8 @@ static inline void caslist_lk_prefetch_w(const void *x)
 #endif
 }
 
-/*
- * caslist_lk_lock_prefetch - [L1] caslist_lk_lock of a node that the caller is about to
- * unlink: after the first load of x's line, start fetching for writing
- * the lines of succ(x) and of its prev hint - the next two words the
- * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
- * ours instead of following it one by one.  Same result and orders as
- * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
- * successor or hint costs nothing but a wasted line fetch.  What it
- * bought, and the variants not kept: doc/protocol.md, "Measured and not
- * kept".
- */
+/* The prefetches of caslist_lk_lock_prefetch (below) from x's two
+ * words V and PV, with the check that x is no head. */
 static inline void caslist_lk_prefetch_vals(const struct caslist_node *x, uintptr_t v,
 					    uintptr_t pv, const char *op)
 {
@@ -181,11 +172,23 @@ static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, c
 	return v;
 }
 
-/* *seen: the unlinked value that made it return NULL (batch_move_head
+/*
+ * caslist_lk_lock_prefetch - [L1] caslist_lk_lock of a node that the caller is about to
+ * unlink: after the first load of x's line, start fetching for writing
+ * the lines of succ(x) and of its prev hint - the next two words the
+ * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
+ * ours instead of following it one by one.  Same result and orders as
+ * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
+ * successor or hint costs nothing but a wasted line fetch.  What it
+ * bought, and the variants not kept: doc/protocol.md, "Measured and not
+ * kept".
+ *
+ * *seen: the unlinked value that made it return NULL (batch_move_head
  * tells "queued elsewhere" from "not linked" by it).  The first attempt
  * is written out on the free word (caslist_lk_w_free: one test where
  * caslist_lk_lock_from's loop makes four, and a result known not to be
- * NULL); every other word goes to that loop. */
+ * NULL); every other word goes to that loop.
+ */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_prefetch(struct caslist_node *x, uintptr_t *seen,
 						 const char *op)
 {
@@ -235,6 +238,16 @@ static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expe
 	}
 }
 
+/* A prev word without the head flag.  caslist_lk_prev_is_head(v) ? v &
+ * ~FLAG : v, written so that the compiler sees that a stripped word is
+ * never POISON_PREV (its flag bit is set): caslist_lk_prev_valid then
+ * makes two tests, not four. */
+static inline struct caslist_node *caslist_lk_prev_strip(uintptr_t v)
+{
+	return CASLIST_LK_PCAST(struct caslist_node *,
+				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
+}
+
 /*
  * caslist_lk_prev_hint - x->prev without the head flag.  It is never trusted as a
  * predecessor: callers CAS p->next expecting x, and that CAS (acquire) is
@@ -249,16 +262,6 @@ static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expe
  * pooled node against that CAS (the CAS is atomic, but C11 still wants
  * the allocation ordered before any access).  Free on x86 (a plain load).
  */
-/* A prev word without the head flag.  caslist_lk_prev_is_head(v) ? v &
- * ~FLAG : v, written so that the compiler sees that a stripped word is
- * never POISON_PREV (its flag bit is set): caslist_lk_prev_valid then
- * makes two tests, not four. */
-static inline struct caslist_node *caslist_lk_prev_strip(uintptr_t v)
-{
-	return CASLIST_LK_PCAST(struct caslist_node *,
-				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
-}
-
 static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_node *x)
 {
 	return caslist_lk_prev_strip(atomic_load_explicit(&x->prev, memory_order_acquire));
@@ -431,8 +434,9 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct
 	return f;
 }
 
-/* The retry of caslist_lk_lock_head, out of line: the whole entry and
- * lock from the top (the ticket, the first attempt again, the loop). */
+/* The retry of caslist_lk_lock_head: the whole entry and lock from the
+ * top (the ticket, the first attempt again, the loop).  HACKING.md, "The
+ * first attempt inline, the retry out of line". */
 static __attribute__((noinline, unused)) uintptr_t
 caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
 {
@@ -442,11 +446,10 @@ caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
 	return caslist_lk_lock_head_as(h, l, op);
 }
 
-/* The first attempt inline and straight: no ticket pending
- * (caslist_lk_fair_pending) and the head's word free; anything else goes
- * to caslist_lk_lock_head_retry, having taken nothing.  (After a lost CAS
- * the retry loads the word again before it waits, where the loop waited
- * on the value the CAS found: one load more, as in move_head.) */
+/* The first attempt: no ticket pending (caslist_lk_fair_pending) and the
+ * head's word free; anything else goes to caslist_lk_lock_head_retry,
+ * having taken nothing (HACKING.md, "The first attempt inline, the retry
+ * out of line"). */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
 	uint32_t next;
@@ -473,9 +476,11 @@ static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const 
  * attempt at L(pred(n)) ([L4]); if pred's link is busy, give L(n) back
  * (the release store of the value it had) and back off holding nothing,
  * then start over, waiting with the caller's backoff B.  Returns n's
- * successor word with both held, *pred set (0: n not linked).  The retries of caslist_lk_del and
- * batch_move_head call it; their first attempts, and move_head's, are
- * caslist_lk_pair_first (move_head adds its try at the head).
+ * successor word with both held, *pred set (0: n not linked).  The
+ * retries of caslist_lk_del and batch_move_head call it; their first
+ * attempts, and move_head's, are caslist_lk_pair_first (move_head adds
+ * its try at the head): HACKING.md, "The first attempt inline, the retry
+ * out of line".
  *
  * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
  * lock order, rule R3): a thread that waits holding L(n) makes every
@@ -483,9 +488,7 @@ static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const 
  * behind it, and under the randomised wait (backoff.h) a waiter may park
  * for up to a millisecond: two parked threads, one behind the other.
  * Holding nothing while parked is what lets the winner of a hot list run
- * on (doc/protocol.md, "The hot head").  The first attempt runs straight
- * through and the loop is the retry (one loop around the whole attempt
- * was slower: doc/protocol.md, "Measured and not kept").
+ * on (doc/protocol.md, "Waiting").
  */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct caslist_node **pred,
 					     uintptr_t *seen, struct caslist_lk_backoff *b,
@@ -511,10 +514,10 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 }
 
 /*
- * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt written
- * straight, for the operations whose retry is out of line (move_head,
- * del, batch_move_head): no backoff, no loop, nothing the compiler must
- * keep across a call.  n's two words: v relaxed (as in
+ * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt, for the
+ * operations whose retry is out of line (move_head, del, batch_move_head;
+ * HACKING.md, "The first attempt inline, the retry out of line").  n's
+ * two words: v relaxed (as in
  * caslist_lk_lock_prefetch: it aims the lock's CAS, which checks it), pv
  * acquire (it is the predecessor hint, loaded as caslist_lk_prev_hint
  * loads it, and why acquire is said there).  On a free next word and a
