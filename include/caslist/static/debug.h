@@ -41,11 +41,6 @@ CASLIST_LK_C_BEGIN
 __attribute__((noreturn, cold)) CASLIST_API void caslist_lk_misuse(const char *op,
 								 const void *node,
 								 const char *what);
-/* The 0.2 name of caslist_lk_misuse, still exported for programs compiled
- * in inline mode against 0.2's headers (the same function). */
-__attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
-								 const void *node,
-								 const char *what);
 CASLIST_LK_C_END
 
 /*
