@@ -62,7 +62,7 @@
  *    switch, default 1000), in one operation or in a run of operations
  *    that each had to wait, takes a ticket; from then on each other thread
  *    completes at most one more operation that takes that head before this
- *    thread has it (doc/protocol.md, "Fairness: bounded bypass").
+ *    thread has it (doc/protocol.md, "Waiting").
  *    pop_tail's waits take part too.  Touches that add, cuts and flushes
  *    are not queued, and waits for other links are bounded only in
  *    probability (randomised backoff).

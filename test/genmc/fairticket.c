@@ -11,7 +11,7 @@
  * 0, the ticket precedes T2's store of F, and so T2's entry into the add
  * of o2, in the total order of the seq_cst accesses: the add of o2
  * started after the ticket, so it defers until T1 has had the head, and
- * w ends up behind o2 (doc/protocol.md, "Fairness: bounded bypass", the
+ * w ends up behind o2 (doc/protocol.md, "Waiting", the
  * bound).  The store-buffering pair (the ticket then F, F then the
  * entry's load of want_next) is what the two seq_cst orders give.
  * genmc-flags: -DCASLIST_FAIR_US=0 -DCASLIST_POLL_MAX=8 -DGENMC_WAIT_PAUSES=4 -DGENMC_CLOCK

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/model/list.pml - spin model of the link-lock protocol AS IMPLEMENTED
- * in static/link.h and static/list_ops.h.  doc/protocol.md, "The spin model" maps every
+ * in static/link.h and static/list_ops.h.  doc/protocol.md, "The step map" maps every
  * step below (tags [L..]/[S..]) to the function and line it stands for.
  *
  * Run by test/model/run.sh:

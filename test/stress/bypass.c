@@ -5,7 +5,7 @@
  *
  * Usage: bypass <threads> <seconds> <seed>
  *
- * The claim (doc/protocol.md, "Fairness: bounded bypass"): between a
+ * The claim (doc/protocol.md, "Waiting"): between a
  * waiter's ticket and its taking the head, every other thread completes
  * at most one operation that takes the head.  Built inline with
  * CASLIST_FAIR_US 0 (every head wait past its first round takes a

@@ -284,7 +284,7 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
  *    other (doc/protocol.md, "Lock order", rule R1).  An attempt cannot
  *    deadlock: a failed one gives everything back.
  *  - on a hot head the rate is set by how rarely its lines change cores
- *    (doc/protocol.md, "The hot head"): a loser that waits holding L(n) of a
+ *    (doc/notebook.md, "The hot head"): a loser that waits holding L(n) of a
  *    node in transit (0.3's order: unlink, then wait for the head) blocks
  *    every thread that needs n while it is parked; a loser that holds
  *    nothing lets the winner run a streak.

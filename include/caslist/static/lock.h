@@ -9,8 +9,7 @@
  * Every step that can wait or report takes OP last: the name of the public
  * operation (a string literal).  It is read only on cold paths - the
  * stuck-wait line, a misuse abort, the debug builds' holder record - so
- * after inlining it costs nothing on the fast path (HACKING.md, "The op
- * argument").
+ * after inlining it costs nothing on the fast path (HACKING.md, "The `op` argument").
  */
 #ifndef CASLIST_STATIC_LOCK_H
 #define CASLIST_STATIC_LOCK_H
@@ -179,9 +178,7 @@ static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, c
  * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
  * ours instead of following it one by one.  Same result and orders as
  * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
- * successor or hint costs nothing but a wasted line fetch.  What it
- * bought, and the variants not kept: doc/protocol.md, "Measured and not
- * kept".
+ * successor or hint costs nothing but a wasted line fetch.  What it bought, and the variants not kept: doc/notebook.md, "Kept: prefetching the neighbours in caslist_lk_lock_prefetch".
  *
  * *seen: the unlinked value that made it return NULL (batch_move_head
  * tells "queued elsewhere" from "not linked" by it).  The first attempt
@@ -343,7 +340,7 @@ static inline struct caslist_node *caslist_lk_trylock_prev_node(struct caslist_n
  * holding L(x) is waiting for a link *before* x, which is allowed; every
  * holder of L(pred) either holds nothing after it or waits only further
  * toward the head, and holders of the head's link never wait, so the
- * wait-for chain ends (doc/protocol.md, "No deadlock").
+ * wait-for chain ends (doc/protocol.md, "Lock order").
  */
 static inline struct caslist_node *caslist_lk_lock_prev_as(struct caslist_node *x, bool any,
 							    const char *op)
@@ -400,9 +397,7 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
  * head is always linked, so its word is never 0 or POISON unless nobody
  * called caslist_init - abort then instead of waiting for ever.  Orders as
  * caslist_lk_lock (acquire CAS, pairing with the release in
- * caslist_lk_unlock of the head's previous holder).  Why a load and a CAS,
- * not a fetch_or, and no prefetch of the old first node: doc/protocol.md,
- * "Measured and not kept".
+ * caslist_lk_unlock of the head's previous holder).  Why a load and a CAS, not a fetch_or, and no prefetch of the old first node: doc/notebook.md, "Not kept: the head's lock as a fetch_or".
  *
  * caslist_lk_lock_head is for callers that hold nothing (add_head,
  * splice_head, pop_head): it defers to a pending ticket first and its
