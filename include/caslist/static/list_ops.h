@@ -269,29 +269,6 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
 }
 
 /*
- * [S7] move to head: L(n); then only ATTEMPTS, never waits, holding it:
- * L(pred) ([L4]), then L(head) ([L2]).  If either is busy, give back what
- * was taken (the words as they were) and back off holding nothing, then
- * start over; the wait starts from the thread's heat (backoff.h), so a
- * thread that keeps losing a hot head parks longer each time.  Holding
- * L(n), L(pred) and L(head): unlink n (pred->next = succ, which releases
- * L(pred): n leaves its list) and insert it after the head (linearization
- * point of the move: head->next = n).  n may come from any list: a move
- * from another list is the same operation.  Why so:
- *  - holding L(pred) while WAITING for L(head) deadlocks across lists
- *    when pred is another list's head (the node was first there): two
- *    moves in opposite directions each hold one head and wait for the
- *    other (doc/protocol.md, "Lock order", rule R1).  An attempt cannot
- *    deadlock: a failed one gives everything back.
- *  - on a hot head the rate is set by how rarely its lines change cores
- *    (doc/notebook.md, "The hot head"): a loser that waits holding L(n) of a
- *    node in transit (0.3's order: unlink, then wait for the head) blocks
- *    every thread that needs n while it is parked; a loser that holds
- *    nothing lets the winner run a streak.
- * Each failed round takes and gives back locks, leaving every word as it
- * was; the abstract list never changes in it.
- */
-/*
  * The retry of [S7]: a loop of whole attempts, from the state the first
  * attempt (caslist_lk_move_head, below) left; BUSY as HACKING.md, "The
  * first attempt inline, the retry out of line", says.  NULL here: a
@@ -364,7 +341,29 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 }
 
 /*
- * The first attempt of [S7]: no ticket pending, n linked, every lock free
+ * [S7] move to head: L(n); then only ATTEMPTS, never waits, holding it:
+ * L(pred) ([L4]), then L(head) ([L2]).  If either is busy, give back what
+ * was taken (the words as they were) and back off holding nothing, then
+ * start over; the wait starts from the thread's heat (backoff.h), so a
+ * thread that keeps losing a hot head parks longer each time.  Holding
+ * L(n), L(pred) and L(head): unlink n (pred->next = succ, which releases
+ * L(pred): n leaves its list) and insert it after the head (linearization
+ * point of the move: head->next = n).  n may come from any list: a move
+ * from another list is the same operation.  Why so:
+ *  - holding L(pred) while WAITING for L(head) deadlocks across lists
+ *    when pred is another list's head (the node was first there): two
+ *    moves in opposite directions each hold one head and wait for the
+ *    other (doc/protocol.md, "Lock order", rule R1).  An attempt cannot
+ *    deadlock: a failed one gives everything back.
+ *  - on a hot head the rate is set by how rarely its lines change cores
+ *    (doc/notebook.md, "The hot head"): a loser that waits holding L(n) of a
+ *    node in transit (0.3's order: unlink, then wait for the head) blocks
+ *    every thread that needs n while it is parked; a loser that holds
+ *    nothing lets the winner run a streak.
+ * Each failed round takes and gives back locks, leaving every word as it
+ * was; the abstract list never changes in it.
+ *
+ * This is the first attempt: no ticket pending, n linked, every lock free
  * at once; anything else gives back what it took and goes on in
  * caslist_lk_move_head_retry (HACKING.md, "The first attempt inline, the
  * retry out of line").
