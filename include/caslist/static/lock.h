@@ -27,9 +27,10 @@ CASLIST_LK_BEGIN
  * desired (a locked word: v|CASLIST_LK_LOCK, or CASLIST_LK_CLAIMED), recording the holder.  Every
  * way of taking a link lock ([L1]-[L5], the touch claim) is this CAS.
  * Acquire on success: pairs with the release store that wrote the value we
- * replace - caslist_lk_unlock of the link's last holder, caslist_lk_poison /
- * caslist_lk_poison of a remover, caslist_lk_init_node of an owner that made the node
- * FRESH - so that writer's writes (the successor's prev, the node contents)
+ * replace - caslist_lk_unlock of the link's last holder, caslist_lk_chain
+ * of a chain's builder, caslist_lk_init_node of an owner that made the
+ * node FRESH (a claim; no CAS replaces a removal's POISON or batch word,
+ * which are relaxed stores) - so that writer's writes (the successor's prev, the node contents)
  * happen before everything the new holder does.  Relaxed on failure: *seen
  * is then the value found, and the caller only re-decides from it (waits,
  * retries, or gives up); it reads nothing through it.
