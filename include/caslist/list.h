@@ -97,9 +97,10 @@
  *    node all return CASLIST_TOUCH_GONE.  Beside a removal: the removal
  *    first makes the touch return CASLIST_TOUCH_GONE.  Beside a plain add
  *    of the same FRESH node: not allowed (a double add).
- *  - batch_move_head(n) beside a removal or a move of n: one wins (a
- *    queued node is not linked: the others get CASLIST_ENOENT or false).
- *    Beside another thread's batch_move_head(n): one queues it, the other
+ *  - batch_move_head(n) beside a removal or a move of n: the batch first
+ *    leaves n QUEUED, not linked, and the other returns CASLIST_ENOENT
+ *    (or false); the other first, and the batch queues n from its new
+ *    place, or returns CASLIST_ENOENT if it was removed.  Beside another thread's batch_move_head(n): one queues it, the other
  *    returns CASLIST_OK.  Beside touch(n): the touch returns CASLIST_OK.
  *  - add_after or add_near at position n, beside a removal or a move of
  *    n: the add first, or CASLIST_ENOENT; while n is in transit the add
