@@ -198,9 +198,9 @@ struct caslist_list {
 #define CASLIST_POISON_PREV CASLIST_LK_ICAST(uintptr_t, 0x122)
 
 /* Return codes.  The errors are negated errno values, as in the kernel:
- * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (Before 0.4
- * they were -1 and -2, and -2 is -ENOENT: programs compiled against the
- * old values must be recompiled.) */
+ * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (In 0.2 and
+ * before they were -1 and -2, and -2 is -ENOENT: programs compiled
+ * against those headers must be recompiled.) */
 #define CASLIST_OK 0
 #define CASLIST_ENOENT (-ENOENT)	/* the node is not (or no longer) linked */
 #define CASLIST_EAGAIN (-EAGAIN)	/* iteration lost its place: restart */

@@ -357,7 +357,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
  *    deadlock: a failed one gives everything back.
  *  - on a hot head the rate is set by how rarely its lines change cores
  *    (doc/notebook.md, "The hot head"): a loser that waits holding L(n) of a
- *    node in transit (0.3's order: unlink, then wait for the head) blocks
+ *    node in transit (unlinked first, then waiting for the head) blocks
  *    every thread that needs n while it is parked; a loser that holds
  *    nothing lets the winner run a streak.
  * Each failed round takes and gives back locks, leaving every word as it

@@ -478,8 +478,8 @@ static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const 
  * its try at the head): HACKING.md, "The first attempt inline, the retry
  * out of line".
  *
- * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
- * lock order, rule R3): a thread that waits holding L(n) makes every
+ * Why not wait for L(pred) holding L(n) (allowed by the lock order, rule
+ * R3): a thread that waits holding L(n) makes every
  * thread that needs n - its successor's delete, a move of n - wait
  * behind it, and under the randomised wait (backoff.h) a waiter may park
  * for up to a millisecond: two parked threads, one behind the other.
