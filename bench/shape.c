@@ -7,7 +7,7 @@
  * nothing favours one thread over another: the threads' split of the
  * operations is the machine's own, and the rate is a ceiling for every
  * design whose operation needs those RMWs (doc/cost.md, "Batches";
- * doc/protocol.md, "Measured and not kept").
+ * doc/notebook.md, "Not kept: a lease for the thread that falls behind").
  *
  * Each operation: R acq_rel fetch_adds on lines drawn at random (xorshift,
  * per thread) from an array of LINES 64-byte lines, then, every H

@@ -59,11 +59,6 @@ void caslist_lk_misuse(const char *op, const void *node, const char *what)
 	abort();
 }
 
-void caslist__misuse(const char *op, const void *node, const char *what)
-{
-	caslist_lk_misuse(op, node, what);
-}
-
 struct caslist_lk_holder caslist_lk_holders[CASLIST_LK_HOLDER_SLOTS];
 
 unsigned long caslist_lk_stuck_ms(void)

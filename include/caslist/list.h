@@ -76,6 +76,55 @@
  *    or address by name when it is a lock-word state, e.g.
  *    CASLIST_POISON_PREV), the waiting operation and the likely causes
  *    (a node added twice among them), and keeps waiting.
+ *
+ * Which calls may run together (doc/protocol.md, "Which calls may run
+ * together", gives each case's reason).  On the same node n, two calls
+ * serialise on n's link lock: one wins, and each returns what its page
+ * says for the state it found.
+ *  - Removals of n (del_if_linked, a pop that reaches n): one removes it;
+ *    the others return false (a pop takes another node, or NULL).
+ *    caslist_del claims the right to remove: racing it with another
+ *    removal of n is the caller's error (CASLIST_ENOENT in release
+ *    builds, an abort in debug builds); racing removers use
+ *    caslist_del_if_linked.
+ *  - move_head(n) beside a removal of n: a removal first makes the move
+ *    return CASLIST_ENOENT; a move first, and the removal takes n from its
+ *    new list.  Two move_heads of n both return CASLIST_OK: n ends first
+ *    on the list of the one that runs last.
+ *  - touch(n) beside touch(n): on a FRESH node exactly one returns
+ *    CASLIST_TOUCH_ADDED and the others move it (CASLIST_OK); on an OWNED
+ *    node all return CASLIST_TOUCH_GONE.  Beside a removal: the removal
+ *    first makes the touch return CASLIST_TOUCH_GONE.  Beside a plain add
+ *    of the same FRESH node: not allowed (a double add).
+ *  - batch_move_head(n) beside a removal or a move of n: the batch first
+ *    leaves n QUEUED, not linked, and the other returns CASLIST_ENOENT
+ *    (or false); the other first, and the batch queues n from its new
+ *    place, or returns CASLIST_ENOENT if it was removed.  Beside another thread's batch_move_head(n): one queues it, the other
+ *    returns CASLIST_OK.  Beside touch(n): the touch returns CASLIST_OK.
+ *  - add_after or add_near at position n, beside a removal or a move of
+ *    n: the add first, or CASLIST_ENOENT; while n is in transit the add
+ *    waits and puts its node next to n's new place.
+ *  - cut_front(l, n) beside a removal of n: the removal first makes the
+ *    cut return NULL.  Not allowed beside a move or add of n to another
+ *    list, or beside any call that targets by pointer a node strictly
+ *    inside the cut segment: the caller keeps them apart.
+ *  - A walk whose cursor is on n, beside a removal or a move of n:
+ *    caslist_iter_next returns CASLIST_EAGAIN, or goes on from n's new
+ *    place.
+ *  - caslist_node_init(n) by n's owner, beside touch, del_if_linked,
+ *    move_head, batch_move_head or add_after at n: they find n OWNED
+ *    before it and FRESH after it.  Never on a linked or queued node.
+ *  - Freeing n beside any call that may have read a pointer to n: not
+ *    allowed (the memory rule).
+ *
+ * On the same list, different nodes: any calls at once, except
+ * caslist_init and caslist_check (no other call on the list), the cut and
+ * chain rules, and one list per batch; a list whose only node is in
+ * transit (move_head) may be seen empty.
+ *
+ * Across lists: any calls at once, nodes moving between any lists; no combination deadlocks and no
+ * node is ever on two lists.  The one exception is the cut's: its last
+ * node must not be re-added to another list while the cut runs.
  */
 #ifndef CASLIST_LIST_H
 #define CASLIST_LIST_H
@@ -147,9 +196,9 @@ struct caslist_list {
 #define CASLIST_POISON_PREV CASLIST_LK_ICAST(uintptr_t, 0x122)
 
 /* Return codes.  The errors are negated errno values, as in the kernel:
- * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (Before 0.4
- * they were -1 and -2, and -2 is -ENOENT: programs compiled against the
- * old values must be recompiled.) */
+ * `rc == -ENOENT` and `rc == CASLIST_ENOENT` mean the same.  (In 0.2 and
+ * before they were -1 and -2, and -2 is -ENOENT: programs compiled
+ * against those headers must be recompiled.) */
 #define CASLIST_OK 0
 #define CASLIST_ENOENT (-ENOENT)	/* the node is not (or no longer) linked */
 #define CASLIST_EAGAIN (-EAGAIN)	/* iteration lost its place: restart */
@@ -310,7 +359,7 @@ CASLIST_API struct caslist_node *caslist_cut_front(struct caslist_list *l,
  * state and cannot do this for you: a batch kept in thread-local storage
  * is flushed in a pthread key destructor. */
 
-#define CASLIST_BATCH_MAX 31	/* nodes per batch (the kernel's folio batch, 31 since 2024) */
+#define CASLIST_BATCH_MAX 31	/* nodes per batch (the kernel's folio batch size) */
 
 struct caslist_batch {
 	struct caslist_list *l;	/* where the queued nodes go (NULL: none) */

@@ -6,10 +6,16 @@
 #  2. no doc but doc/verification-figures.md (generated) and the history
 #     (doc/bench-history.md, ChangeLog) quotes a spin state count, a mutant
 #     count or a GenMC pass count: they link to the generated file;
-#  3. no installed header includes anything under lib/.
+#  3. no installed header includes anything under lib/;
+#  4-6. tools/doclint finds nothing: no figure, date or section number in
+#     a comment of include/ or lib/ (4), no citation of a heading that is
+#     not there (5), no numbered heading or section sign in doc/, and
+#     doc/notebook.md's entries dated, newest first (6);
+#  7. tools/doclint itself fails on a tree with one offence of each kind
+#     planted (so 4-6 can fail).
 src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/test/tap.sh"
-tap_plan 3
+tap_plan 7
 cd "$src" || exit 99
 files=$(ls README.md HACKING.md doc/*.md doc/man/pages.txt include/caslist/*.h include/caslist/static/*.h \
 	lib/*.c lib/*.h test/*.h test/*.sh test/*.md test/*/*.c test/*/*.h test/*/*.pml test/*/*.sh 2>/dev/null |
@@ -25,4 +31,38 @@ tap_check $? "figures of verification live only in doc/verification-figures.md" 
 bad=$(grep -n '#include' include/caslist/*.h include/caslist/static/*.h | grep -E '"(\.\./)+lib/|<lib/')
 [ -z "$bad" ]
 tap_check $? "no installed header includes lib/" "$bad"
+
+out=$(sh "$src/tools/doclint" "$src" 2>&1)
+bad=$(printf '%s\n' "$out" | grep -E '^[^ ]+: (figure|date|section): ')
+[ -z "$bad" ]
+tap_check $? "comments of include/ and lib/ hold no figure, date or section number (tools/doclint)" "$bad"
+bad=$(printf '%s\n' "$out" | grep -E '^[^ ]+: heading: ')
+[ -z "$bad" ]
+tap_check $? "every cited heading exists (tools/doclint)" "$bad"
+bad=$(printf '%s\n' "$out" | grep -E '^[^ ]+: (number|notebook): ')
+[ -z "$bad" ]
+tap_check $? "no numbered heading or section sign in doc/; the notebook's entries dated, newest first (tools/doclint)" "$bad"
+
+# A planted tree: one offence of each kind, each must be reported.
+t=$(mktemp -d "${TMPDIR:-/tmp}/doclint.XXXXXX")
+mkdir -p "$t/include/caslist/static" "$t/lib" "$t/doc"
+printf '# A doc\n\n## Real heading\n\n## 2. Numbered\n' >"$t/doc/a.md"
+printf '# Notebook\n\n## Old (2026-12-01)\n\n## New (2026-12-05)\n\n## Undated\n' >"$t/doc/notebook.md"
+cat >"$t/include/caslist/static/x.h" <<'EOF'
+/* Fast: 3.4x the spinlock, 12 ns a move (measured 2026-12-06; see
+ * doc/a.md §2 and doc/a.md, "Real heading", and doc/a.md, "Gone"). */
+static const char *s = "12 ns in a string is no comment";
+EOF
+got=$(sh "$src/tools/doclint" "$t" 2>&1)
+rc=$?
+rm -rf "$t"
+miss=
+for k in figure date section heading number notebook; do
+	printf '%s\n' "$got" | grep -q ": $k: " || miss="$miss $k"
+done
+printf '%s\n' "$got" | grep -q 'heading: .*Real heading' && miss="$miss (reported an existing heading)"
+printf '%s\n' "$got" | grep -q 'in a string' && miss="$miss (read a string literal)"
+[ "$rc" -ne 0 ] && [ -z "$miss" ]
+tap_check $? "tools/doclint fails on a planted figure, date, section number, missing heading, numbered heading and notebook entry out of order" "exit $rc, missing:$miss
+$got"
 tap_done

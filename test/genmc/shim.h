@@ -40,7 +40,7 @@
  * the re-load after a wait (chain_next, iter_next) is executed too.
  * What the cut cannot show: a thread that waits for ever (a deadlock)
  * is one more blocked execution, not an error; deadlock freedom is the
- * spin model's job (doc/protocol.md, "The spin model"), and every client checks
+ * spin model's job (doc/verification.md, "Model checking (spin)"), and every client checks
  * that its complete executions are more than zero and that each of its
  * probes is reached.
  */
@@ -75,7 +75,7 @@ static inline void genmc_wait(void)
 		__VERIFIER_assume(false);
 }
 
-/* 1: static/backoff.h's cpu_relax on x86-64 (the only GenMC host here). */
+/* 1: static/wait.h's cpu_relax on x86-64 (the only GenMC host here). */
 #define __builtin_ia32_pause() genmc_wait()
 
 /* 2: reached only by a waiting thread. */

@@ -21,15 +21,14 @@
  * attempts at a held link, retries), PAUSEs and yields, the share of the
  * yields that took longer than CASLIST_LK_YIELD_SLOW_NS ("slow": each one
  * raised the crowding hint), and "switches"; then, if any thread yielded,
- * the yields' shares by time off the CPU (doc/protocol.md, "Oversubscribed:
- * when a yield is slow").  The switches:
+ * the yields' shares by time off the CPU (doc/notebook.md, "When a yield is slow").  The switches:
  * each thread stamps (TSC) the end of its first SWITCH_WINDOW operations,
  * and of all the operations of all threads in time order, the share that
  * follows one by another thread.  Two threads alternating op by op give
  * 1.0 (every hot line changes cores every operation); 0.01 means streaks
  * of about 100 operations on lines one core already holds.  That share,
  * more than the time spent waiting, is what sets the rate of a hot head
- * (doc/protocol.md, "The hot head").  Threads are not pinned.
+ * (doc/notebook.md, "The hot head").  Threads are not pinned.
  */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/model/list.pml - spin model of the link-lock protocol AS IMPLEMENTED
- * in static/link.h and static/list_ops.h.  doc/protocol.md, "The spin model" maps every
+ * in static/link.h and static/list_ops.h.  doc/protocol.md, "The step map" maps every
  * step below (tags [L..]/[S..]) to the function and line it stands for.
  *
  * Run by test/model/run.sh:
@@ -248,13 +248,14 @@ inline link_insert_locked(lil_pos, lil_s, lil_first, lil_last)
 	w[lil_last] = W(lil_s)				/* step 5 */
 }
 
-/* [L8] link_unlink_locked(p, n, s): holds L(p) and L(n). */
-inline link_unlink_locked(lul_p, lul_n, lul_s)
+/* [L8] link_unlink_locked(p, n, s, nw): holds L(p) and L(n); leaves n's
+ * word nw: POIS (OWNED by the remover) or BATCHW (queued in a batch). */
+inline link_unlink_locked(lul_p, lul_n, lul_s, lul_nw)
 {
 	set_prev_checked(lul_s, lul_p, lul_n);		/* step 1 */
 	d_step { w[lul_p] = W(lul_s); list_at(lul_p); ghost_out(lul_n, lul_n, gl) }	/* step 2 */
 	prv[lul_n] = PPOIS;				/* step 3: link_poison */
-	w[lul_n] = POIS
+	w[lul_n] = lul_nw
 }
 
 /* ---- static/list_ops.h--------------------------------------------------- */
@@ -350,7 +351,7 @@ inline op_del(od_n)
 	   link_trylock_prev(od_n, p);
 	   if
 	   :: p != NONE ->
-		link_unlink_locked(p, od_n, s);
+		link_unlink_locked(p, od_n, s, POIS);
 		got = od_n;
 		break
 	   :: else ->
@@ -477,10 +478,7 @@ inline op_batch_add(oba_n)
 	   link_trylock_prev(oba_n, p);
 	   if
 	   :: p != NONE ->
-		set_prev_checked(s, p, oba_n);
-		d_step { w[p] = W(s); list_at(p); ghost_out(oba_n, oba_n, gl) }
-		prv[oba_n] = PPOIS;
-		w[oba_n] = BATCHW;
+		link_unlink_locked(p, oba_n, s, BATCHW);
 		if
 		:: qa == NONE -> qa = oba_n
 		:: else -> qb = oba_n
@@ -559,7 +557,7 @@ inline op_pop_head(oph_h)
 	   link_trylock(f, ok, s);
 #endif
 	   if
-	   :: ok -> link_unlink_locked(oph_h, f, s); got = f; break
+	   :: ok -> link_unlink_locked(oph_h, f, s, POIS); got = f; break
 	   :: else ->
 		w[oph_h] = W(f);			/* release, back off, retry */
 		RETRY_WHEN(w[f] != v || PTR(w[oph_h]) != f, !LOCKED(w[f]))
@@ -590,7 +588,7 @@ inline op_pop_tail(opt_h)
 		if
 		:: ok ->
 			link_lock_prev(t, p);
-			link_unlink_locked(p, t, opt_h);
+			link_unlink_locked(p, t, opt_h, POIS);
 			got = t;
 			break
 		:: else -> RETRY_WHEN(prv[opt_h] != t || (PVALID(t) && w[t] != v),

@@ -8,8 +8,8 @@
  *       and a slow one in between starts the count over.
  *  1a.  What slow means: a yield of 10 us (the CPU handed to another
  *       waiter and back, as with 4 threads on 2 CPUs) and one of exactly
- *       CASLIST_LK_YIELD_SLOW_NS leave the hint down (doc/protocol.md,
- *       "Oversubscribed: when a yield is slow").
+ *       CASLIST_LK_YIELD_SLOW_NS leave the hint down (doc/notebook.md,
+ *       "When a yield is slow: the crowding threshold").
  *  5-6. backoff() itself: rounds grow the budget up to the cap and
  *       stay there (63 while crowded, 32767 otherwise).
  *  7-8. The growth law: 7, 63, 511, 4095 (eightfold, a mask); each

@@ -118,7 +118,7 @@ static inline T atomic_fetch_sub_explicit(T *p, typename caslist_lk_arg<T>::type
 
 /* A step shared by several operations whose fast path must stay in each
  * caller: the compiler would otherwise call it once it has three callers
- * (doc/protocol.md, "Measured and not kept"). */
+ * (doc/notebook.md, "The first attempt inline: what one loop costs"). */
 #define CASLIST_LK_STEP static inline __attribute__((always_inline))
 
 #endif /* CASLIST_STATIC_ATOMIC_H */

@@ -35,10 +35,10 @@ static inline void caslist__batch_flush(struct caslist_batch *b);
  * [S13] queue n: L(n) and L(pred) as a delete (Step [S6]: never waiting
  * holding L(n)), unlink leaving n's word = b|CASLIST_LK_BATCH_TAG.  From
  * the unlink on, n is in no list and QUEUED: owned by b's thread until the
- * flush (or a cancel).  The first attempt is caslist_lk_pair_first, inline
- * and straight, as the delete's; anything else goes on in
- * caslist_lk_batch_move_head_retry (caslist_lk_lock_pair's loop, from the
- * top).  When L(n) cannot be had there, the result comes from the
+ * flush (or a cancel).  The first attempt is caslist_lk_pair_first, as
+ * the delete's; anything else goes on in caslist_lk_batch_move_head_retry
+ * (caslist_lk_lock_pair's loop; HACKING.md, "The first attempt inline,
+ * the retry out of line").  When L(n) cannot be had there, the result comes from the
  * unlinked value that caslist_lk_lock saw (never a second load: by then
  * another thread's flush may have linked n again, or its pop taken it):
  * queued in this batch (CASLIST_BATCH_QUEUED), in another (CASLIST_OK:
@@ -50,7 +50,7 @@ static inline void caslist_lk_batch_queue(struct caslist_batch *b, struct caslis
 					  struct caslist_node *p, struct caslist_node *n,
 					  uintptr_t s, const char *op)
 {
-	caslist_lk_unlink_to_batch(p, n, s, caslist_lk_batch_word(b), op);
+	caslist_lk_unlink_locked(p, n, s, caslist_lk_batch_word(b), op);
 	b->l = l;
 	b->node[b->n++] = n;
 	if (b->n == CASLIST_BATCH_MAX)
@@ -70,8 +70,8 @@ static inline void caslist_lk_batch_check(struct caslist_batch *b, struct caslis
 			"the batch holds nodes for another list (flush it first)");
 }
 
-/* The retry, out of line: BUSY is the link the first attempt found busy
- * (waited on first), or NULL (start over at once). */
+/* The retry of [S13], BUSY as HACKING.md, "The first attempt inline, the
+ * retry out of line", says. */
 static __attribute__((noinline, unused)) int
 caslist_lk_batch_move_head_retry(struct caslist_batch *b, struct caslist_list *l,
 				 struct caslist_node *n, const void *busy, const char *op)
@@ -173,8 +173,8 @@ static inline void caslist__batch_flush(struct caslist_batch *b)
  * [S15] cancel: the queued nodes become OWNED by the caller, in no list
  * (caslist_lk_poison: POISON, as a removal leaves them), and the batch is
  * empty.  Only the batch's thread writes those words while they are
- * queued (every other thread sees "not linked" and writes nothing), so a
- * plain store is enough; release as in caslist_lk_poison.
+ * queued (every other thread sees "not linked" and writes nothing), so
+ * relaxed stores are enough, as in caslist_lk_poison (G5).
  */
 static inline size_t caslist__batch_cancel(struct caslist_batch *b, struct caslist_node **out)
 {

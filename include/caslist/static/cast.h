@@ -3,10 +3,11 @@
  * <caslist/static/cast.h> - the casts of the public headers and of the
  * inline layer, on their own: <caslist/list.h> includes this, and so do
  * the static/ headers that need a cast but nothing else of list.h
- * (backoff.h, debug.h).  Were those to include list.h, a first inclusion
- * of a static/ header before CASLIST_INLINE is defined (GenMC's shim
- * includes watch.h first) would take list.h without its inline mode, and
- * its include guard would keep the inline mode out for good.
+ * (debug.h).  Were those to include list.h, a first inclusion of a
+ * static/ header before CASLIST_INLINE is defined would take list.h
+ * without its inline mode, and its include guard would keep the inline
+ * mode out for good (GenMC's shim, which includes wait.h first, defines
+ * CASLIST_INLINE before it).
  */
 #ifndef CASLIST_STATIC_CAST_H
 #define CASLIST_STATIC_CAST_H

@@ -41,18 +41,13 @@ CASLIST_LK_C_BEGIN
 __attribute__((noreturn, cold)) CASLIST_API void caslist_lk_misuse(const char *op,
 								 const void *node,
 								 const char *what);
-/* The 0.2 name of caslist_lk_misuse, still exported for programs compiled
- * in inline mode against 0.2's headers (the same function). */
-__attribute__((noreturn, cold)) CASLIST_API void caslist__misuse(const char *op,
-								 const void *node,
-								 const char *what);
 CASLIST_LK_C_END
 
 /*
  * Tier 1b (every build): misuse that would otherwise hang or corrupt
  * silently, where the check costs a load of a line the operation touches
- * anyway and a predicted branch (doc/protocol.md, "Misuse checks" lists them with
- * their measured cost).  Aborts with the same message as CASLIST_LK_CHECK.
+ * anyway and a predicted branch (doc/protocol.md, "Misuse checks" lists
+ * them; doc/notebook.md, "What the always-on checks cost").  Aborts with the same message as CASLIST_LK_CHECK.
  */
 #ifndef CASLIST_MEASURE_NO_REQUIRE
 #define CASLIST_LK_REQUIRE(cond, op, node, what)                                  \

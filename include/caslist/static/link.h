@@ -16,19 +16,11 @@
 CASLIST_LK_BEGIN
 
 /*
- * [L6] caslist_lk_set_prev_checked - succ->prev = p, under the lock of the
- * link pointing to succ, keeping succ's head flag.  SW is succ's word as
- * the caller read it from that link, so its kind bit says whether succ
- * is a head (I6): the store needs no load of the word it replaces, and on
- * a cold list succ's line is written, not waited for (doc/cost.md, "The
- * successor's kind in the link").  The unlink's form; the insert's,
- * caslist_lk_set_prev_loaded below, loads the word anyway (fairness).  The caller owns the word (only the
- * holder of L(pred(succ)) writes it).  Release store: pairs with the
- * acquire in caslist_lk_prev_hint (a thread that reads p from here may
- * CAS p->next); the list order itself is published by the caller's
- * following caslist_lk_unlock.  Debug builds load the old value and check
- * it: it must be `was` (next->prev == self), and its head flag must be
- * the one SW says (I6).
+ * caslist_lk_set_prev_keep - the store of [L6]: succ->prev = p with the
+ * head flag taken from OLD (the word it replaces, or the flag alone).
+ * Release: pairs with the acquire in caslist_lk_prev_hint (a thread that
+ * reads p from here may CAS p->next); the list order itself is published
+ * by the caller's following caslist_lk_unlock.
  */
 static inline void caslist_lk_set_prev_keep(struct caslist_node *succ, struct caslist_node *p,
 					    uintptr_t old)
@@ -52,6 +44,19 @@ static inline void caslist_lk_check_prev_old(uintptr_t old, uintptr_t sw,
 	(void)op;
 }
 
+/*
+ * [L6] caslist_lk_set_prev_checked - succ->prev = p, under the lock of the
+ * link pointing to succ, keeping succ's head flag.  SW is succ's word as
+ * the caller read it from that link, so its kind bit says whether succ
+ * is a head (I6): the store needs no load of the word it replaces, and on
+ * a cold list succ's line is written, not waited for (doc/cost.md, "The
+ * successor's kind in the link").  The unlink's form; the insert's,
+ * caslist_lk_set_prev_loaded below, loads the word first.  The caller
+ * owns the word (only the holder of L(pred(succ)) writes it).  Release
+ * store (caslist_lk_set_prev_keep).  Debug builds load the old value and
+ * check it: it must be WAS (next->prev == self), and its head flag must
+ * be the one SW says (I6).
+ */
 static inline void caslist_lk_set_prev_checked(uintptr_t sw, struct caslist_node *p,
 					       struct caslist_node *was, const char *op)
 {
@@ -64,9 +69,9 @@ static inline void caslist_lk_set_prev_checked(uintptr_t sw, struct caslist_node
 #endif
 	/* Two stores on a branch, not arithmetic on SW: the common one (succ
 	 * a node, whose word is its address) takes its address from SW and
-	 * its value from p alone; the flag computed into the value measured
-	 * 20% slower on a list beyond the cache (doc/cost.md, "The
-	 * successor's kind in the link"). */
+	 * its value from p alone, so the store does not wait for the flag to
+	 * be computed into the value (doc/cost.md, "The successor's kind in
+	 * the link", has the measurement). */
 	/* [mutant nokind] the mutant drops the head flag (test/stress/mutate.sh) */
 	if (__builtin_expect(caslist_lk_w_to_head(sw), 0))
 		caslist_lk_set_prev_keep(succ, p, CASLIST_LK_HEAD_FLAG);
@@ -84,15 +89,13 @@ static inline void caslist_lk_set_prev_checked(uintptr_t sw, struct caslist_node
  * the insert's succ is the node that was first after pos, at a head the
  * node another thread's insert there wrote last, so its line is usually
  * in that thread's cache; the load makes the holder of L(pos) wait for it
- * before its unlocking stores, where a bare store let the holder run on
- * while its stores queued behind the miss.  Measured (doc/protocol.md,
- * "Fairness: the insert reads the word it replaces"): with the bare store
- * a winner's streak at a hot head ran on at the loser's cost, fair 0.03-0.6
- * for rotate/4096 at 4 threads on 2 CPUs and del_head at half the rate
- * with 4x the p99.9; with the load, fair 0.7 and the rate back, at 8-10%
- * of the 2-thread rate.  The unlink's succ is any node of the list (cold
- * on a large one), where the bare store is the gain of "The successor's
- * kind in the link" (doc/cost.md).
+ * before its unlocking stores, where a bare store lets the holder run on
+ * while its stores queue behind the miss, and a winner's streak at a hot
+ * head then runs on at the other threads' cost (doc/notebook.md, "The
+ * insert reads the word it replaces", has the measurement).  The
+ * unlink's succ is any node of the list (cold on a large one), where the
+ * bare store is the gain of "The successor's kind in the link"
+ * (doc/cost.md).
  */
 static inline void caslist_lk_set_prev_loaded(uintptr_t sw, struct caslist_node *p,
 					      struct caslist_node *was, const char *op)
@@ -165,33 +168,23 @@ static inline void caslist_lk_poison(struct caslist_node *n, uintptr_t next)
 }
 
 /*
- * [L8] caslist_lk_unlink_locked - remove n from between pred and succ.  Requires
- * L(pred) (pred->next == n|CASLIST_LK_LOCK) and L(n) (n->next == SW|CASLIST_LK_LOCK,
+ * [L8] caslist_lk_unlink_locked - remove n from between pred and succ,
+ * leaving n's word NEXT: CASLIST_POISON_NEXT (OWNED by the remover: a
+ * delete, a pop) or a batch word b|CASLIST_LK_BATCH_TAG (QUEUED in batch
+ * b: batch_move_head, whose flush links the node again).  Requires L(pred)
+ * (pred->next == n|CASLIST_LK_LOCK) and L(n) (n->next == SW|CASLIST_LK_LOCK,
  * SW succ's word).
- *  1. succ->prev = pred - ours under L(n); relaxed, published by step 2.
+ *  1. succ->prev = pred - ours under L(n); a release store
+ *     (caslist_lk_set_prev_checked), published by step 2.
  *  2. pred->next = succ - caslist_lk_unlock (release): n leaves the list here.
- *  3. poison n          - consumes L(n).
+ *  3. poison n with NEXT (caslist_lk_poison) - consumes L(n).
  */
 static inline void caslist_lk_unlink_locked(struct caslist_node *pred, struct caslist_node *n,
-					    uintptr_t sw, const char *op)
+					    uintptr_t sw, uintptr_t next, const char *op)
 {
 	caslist_lk_set_prev_checked(sw, pred, n, op);
 	caslist_lk_unlock(pred, sw);
-	caslist_lk_poison(n, CASLIST_POISON_NEXT);
-}
-
-/*
- * caslist_lk_unlink_to_batch - as caslist_lk_unlink_locked, but n is left queued in a
- * batch: step 3 writes the batch word (b | CASLIST_LK_BATCH_TAG) instead of
- * POISON (caslist_lk_poison); the flush that links the node again is the
- * batch's own thread.
- */
-static inline void caslist_lk_unlink_to_batch(struct caslist_node *pred, struct caslist_node *n,
-					      uintptr_t sw, uintptr_t word, const char *op)
-{
-	caslist_lk_set_prev_checked(sw, pred, n, op);
-	caslist_lk_unlock(pred, sw);
-	caslist_lk_poison(n, word);
+	caslist_lk_poison(n, next);
 }
 
 /*
@@ -214,15 +207,15 @@ caslist_lk_del_retry(struct caslist_node *n, struct caslist_node **pred, const v
 	s = caslist_lk_lock_pair(n, &p, &seen, &b, op);
 	if (s == 0)
 		return CASLIST_ENOENT;
-	caslist_lk_unlink_locked(p, n, s, op);
+	caslist_lk_unlink_locked(p, n, s, CASLIST_POISON_NEXT, op);
 	if (pred != NULL)
 		*pred = p;
 	return CASLIST_OK;
 }
 
-/* The first attempt inline and straight (caslist_lk_pair_first), the
- * rest out of line in caslist_lk_del_retry: caslist_lk_lock_pair's steps
- * either way. */
+/* The first attempt inline (caslist_lk_pair_first), the retry out of
+ * line (caslist_lk_del_retry): HACKING.md, "The first attempt inline, the
+ * retry out of line". */
 CASLIST_LK_STEP int caslist_lk_del(struct caslist_node *n, struct caslist_node **pred, const char *op)
 {
 	struct caslist_node *p;
@@ -231,7 +224,7 @@ CASLIST_LK_STEP int caslist_lk_del(struct caslist_node *n, struct caslist_node *
 
 	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
 		return caslist_lk_del_retry(n, pred, busy, op);
-	caslist_lk_unlink_locked(p, n, s, op);
+	caslist_lk_unlink_locked(p, n, s, CASLIST_POISON_NEXT, op);
 	if (pred != NULL)
 		*pred = p;
 	return CASLIST_OK;

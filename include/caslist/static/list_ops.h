@@ -269,40 +269,11 @@ static inline bool caslist__del_if_linked(struct caslist_node *n)
 }
 
 /*
- * [S7] move to head: L(n); then only ATTEMPTS, never waits, holding it:
- * L(pred) ([L4]), then L(head) ([L2]).  If either is busy, give back what
- * was taken (the words as they were) and back off holding nothing, then
- * start over; a wait on the head hands it over by count (wait.h).  Holding
- * L(n), L(pred) and L(head): unlink n (pred->next = succ, which releases
- * L(pred): n leaves its list) and insert it after the head (linearization
- * point of the move: head->next = n).  n may come from any list: a move
- * from another list is the same operation.  Why so:
- *  - holding L(pred) while WAITING for L(head) deadlocks across lists
- *    when pred is another list's head (the node was first there): two
- *    moves in opposite directions each hold one head and wait for the
- *    other (doc/protocol.md, "Lock order", rule R1).  An attempt cannot
- *    deadlock: a failed one gives everything back.
- *  - on a hot head the rate is set by how rarely its lines change cores
- *    (doc/protocol.md, "The hot head"): a loser that waits holding L(n) of a
- *    node in transit (0.3's order: unlink, then wait for the head) blocks
- *    every thread that needs n while it is parked; a loser that holds
- *    nothing lets the winner run a streak.
- * Each failed round takes and gives back locks, leaving every word as it
- * was; the abstract list never changes in it.
- */
-/*
- * The retry of [S7], out of line: a loop of whole attempts, from the
- * state the first attempt (caslist_lk_move_head, below) left.  BUSY: the
- * link that attempt found busy, after giving back everything it took;
- * the retry starts with the wait on it, as the loop's next round would.
- * NULL: the first attempt took nothing (a ticket pending, n's word not
- * free, n's prev word not a plain node's, or the CAS on n's word lost);
- * the retry starts from the top, where the ticket, the misuse checks and
- * the unlinked words are handled.  (One difference from a loop round:
- * after a lost CAS the retry loads n's word again before it waits, where
- * the loop waited on the value the CAS found.  GenMC's clients explore
- * more executions for it, since a wait cuts an execution there and the
- * load does not: doc/cost.md, "The first attempt inline".)
+ * The retry of [S7]: a loop of whole attempts, from the state the first
+ * attempt (caslist_lk_move_head, below) left; BUSY as HACKING.md, "The
+ * first attempt inline, the retry out of line", says.  NULL here: a
+ * ticket pending, n's word not free, n's prev word not a plain node's,
+ * or the CAS on n's word lost.
  */
 static __attribute__((noinline, unused)) int
 caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const void *busy,
@@ -351,13 +322,31 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 }
 
 /*
- * The first attempt of [S7], inline: the common case (no ticket pending,
- * n linked, every lock free at once) runs straight through, with no
- * backoff or fair state, no loop and nothing the compiler must keep
- * across a call; anything else gives back what it took, exactly as the
- * loop's failed round does, and goes on in caslist_lk_move_head_retry.
- * Same steps, same orders as a round of that loop (the same helpers), so
- * the protocol is the same: only where the code of the retry lives moved.
+ * [S7] move to head: L(n); then only ATTEMPTS, never waits, holding it:
+ * L(pred) ([L4]), then L(head) ([L2]).  If either is busy, give back what
+ * was taken (the words as they were) and back off holding nothing, then
+ * start over; a wait on the head hands it over by count (wait.h).  Holding
+ * L(n), L(pred) and L(head): unlink n (pred->next = succ, which releases
+ * L(pred): n leaves its list) and insert it after the head (linearization
+ * point of the move: head->next = n).  n may come from any list: a move
+ * from another list is the same operation.  Why so:
+ *  - holding L(pred) while WAITING for L(head) deadlocks across lists
+ *    when pred is another list's head (the node was first there): two
+ *    moves in opposite directions each hold one head and wait for the
+ *    other (doc/protocol.md, "Lock order", rule R1).  An attempt cannot
+ *    deadlock: a failed one gives everything back.
+ *  - on a hot head the rate is set by how rarely its lines change cores
+ *    (doc/notebook.md, "The hot head"): a loser that waits holding L(n) of a
+ *    node in transit (unlinked first, then waiting for the head) blocks
+ *    every thread that needs n while it is parked; a loser that holds
+ *    nothing lets the winner run a streak.
+ * Each failed round takes and gives back locks, leaving every word as it
+ * was; the abstract list never changes in it.
+ *
+ * This is the first attempt: no ticket pending, n linked, every lock free
+ * at once; anything else gives back what it took and goes on in
+ * caslist_lk_move_head_retry (HACKING.md, "The first attempt inline, the
+ * retry out of line").
  */
 CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_node *n,
 					 const char *op)
@@ -468,7 +457,7 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 			return NULL;
 		}
 		if (caslist_lk_trylock(f, &s, "caslist_pop_head")) {
-			caslist_lk_unlink_locked(h, f, s, "caslist_pop_head");
+			caslist_lk_unlink_locked(h, f, s, CASLIST_POISON_NEXT, "caslist_pop_head");
 			return f;
 		}
 		caslist_lk_unlock(h, fw);
@@ -518,7 +507,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 				struct caslist_node *p = caslist_lk_lock_prev_as(t, false,
 										 "caslist_pop_tail");
 
-				caslist_lk_unlink_locked(p, t, v, "caslist_pop_tail");
+				caslist_lk_unlink_locked(p, t, v, CASLIST_POISON_NEXT, "caslist_pop_tail");
 				break;
 			}
 		}

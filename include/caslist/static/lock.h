@@ -9,8 +9,7 @@
  * Every step that can wait or report takes OP last: the name of the public
  * operation (a string literal).  It is read only on cold paths - the
  * stuck-wait line, a misuse abort, the debug builds' holder record - so
- * after inlining it costs nothing on the fast path (HACKING.md, "The op
- * argument").
+ * after inlining it costs nothing on the fast path (HACKING.md, "The `op` argument").
  */
 #ifndef CASLIST_STATIC_LOCK_H
 #define CASLIST_STATIC_LOCK_H
@@ -26,9 +25,10 @@ CASLIST_LK_BEGIN
  * desired (a locked word: v|CASLIST_LK_LOCK, or CASLIST_LK_CLAIMED), recording the holder.  Every
  * way of taking a link lock ([L1]-[L5], the touch claim) is this CAS.
  * Acquire on success: pairs with the release store that wrote the value we
- * replace - caslist_lk_unlock of the link's last holder, caslist_lk_poison /
- * caslist_lk_poison of a remover, caslist_lk_init_node of an owner that made the node
- * FRESH - so that writer's writes (the successor's prev, the node contents)
+ * replace - caslist_lk_unlock of the link's last holder, caslist_lk_chain
+ * of a chain's builder, caslist_lk_init_node of an owner that made the
+ * node FRESH (a claim; no CAS replaces a removal's POISON or batch word,
+ * which are relaxed stores) - so that writer's writes (the successor's prev, the node contents)
  * happen before everything the new holder does.  Relaxed on failure: *seen
  * is then the value found, and the caller only re-decides from it (waits,
  * retries, or gives up); it reads nothing through it.
@@ -141,17 +141,8 @@ static inline void caslist_lk_prefetch_w(const void *x)
 #endif
 }
 
-/*
- * caslist_lk_lock_prefetch - [L1] caslist_lk_lock of a node that the caller is about to
- * unlink: after the first load of x's line, start fetching for writing
- * the lines of succ(x) and of its prev hint - the next two words the
- * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
- * ours instead of following it one by one.  Same result and orders as
- * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
- * successor or hint costs nothing but a wasted line fetch.  What it
- * bought, and the variants not kept: doc/protocol.md, "Measured and not
- * kept".
- */
+/* The prefetches of caslist_lk_lock_prefetch (below) from x's two
+ * words V and PV, with the check that x is no head. */
 static inline void caslist_lk_prefetch_vals(const struct caslist_node *x, uintptr_t v,
 					    uintptr_t pv, const char *op)
 {
@@ -178,11 +169,21 @@ static inline uintptr_t caslist_lk_prefetch_nbrs(const struct caslist_node *x, c
 	return v;
 }
 
-/* *seen: the unlinked value that made it return NULL (batch_move_head
+/*
+ * caslist_lk_lock_prefetch - [L1] caslist_lk_lock of a node that the caller is about to
+ * unlink: after the first load of x's line, start fetching for writing
+ * the lines of succ(x) and of its prev hint - the next two words the
+ * unlink writes (L(pred) CAS, succ->prev) - so their misses overlap with
+ * ours instead of following it one by one.  Same result and orders as
+ * caslist_lk_lock; the prefetches are hints (caslist_lk_prefetch_w), so a stale
+ * successor or hint costs nothing but a wasted line fetch.  What it bought, and the variants not kept: doc/notebook.md, "Kept: prefetching the neighbours in caslist_lk_lock_prefetch".
+ *
+ * *seen: the unlinked value that made it return NULL (batch_move_head
  * tells "queued elsewhere" from "not linked" by it).  The first attempt
  * is written out on the free word (caslist_lk_w_free: one test where
  * caslist_lk_lock_from's loop makes four, and a result known not to be
- * NULL); every other word goes to that loop. */
+ * NULL); every other word goes to that loop.
+ */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_prefetch(struct caslist_node *x, uintptr_t *seen,
 						 const char *op)
 {
@@ -232,6 +233,16 @@ static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expe
 	}
 }
 
+/* A prev word without the head flag.  caslist_lk_prev_is_head(v) ? v &
+ * ~FLAG : v, written so that the compiler sees that a stripped word is
+ * never POISON_PREV (its flag bit is set): caslist_lk_prev_valid then
+ * makes two tests, not four. */
+static inline struct caslist_node *caslist_lk_prev_strip(uintptr_t v)
+{
+	return CASLIST_LK_PCAST(struct caslist_node *,
+				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
+}
+
 /*
  * caslist_lk_prev_hint - x->prev without the head flag.  It is never trusted as a
  * predecessor: callers CAS p->next expecting x, and that CAS (acquire) is
@@ -246,16 +257,6 @@ static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expe
  * pooled node against that CAS (the CAS is atomic, but C11 still wants
  * the allocation ordered before any access).  Free on x86 (a plain load).
  */
-/* A prev word without the head flag.  caslist_lk_prev_is_head(v) ? v &
- * ~FLAG : v, written so that the compiler sees that a stripped word is
- * never POISON_PREV (its flag bit is set): caslist_lk_prev_valid then
- * makes two tests, not four. */
-static inline struct caslist_node *caslist_lk_prev_strip(uintptr_t v)
-{
-	return CASLIST_LK_PCAST(struct caslist_node *,
-				v == CASLIST_POISON_PREV ? v : v & ~CASLIST_LK_HEAD_FLAG);
-}
-
 static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_node *x)
 {
 	return caslist_lk_prev_strip(atomic_load_explicit(&x->prev, memory_order_acquire));
@@ -337,7 +338,7 @@ static inline struct caslist_node *caslist_lk_trylock_prev_node(struct caslist_n
  * holding L(x) is waiting for a link *before* x, which is allowed; every
  * holder of L(pred) either holds nothing after it or waits only further
  * toward the head, and holders of the head's link never wait, so the
- * wait-for chain ends (doc/protocol.md, "No deadlock").
+ * wait-for chain ends (doc/protocol.md, "Lock order").
  */
 static inline struct caslist_node *caslist_lk_lock_prev_as(struct caslist_node *x, bool any,
 							    const char *op)
@@ -391,9 +392,7 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
  * head is always linked, so its word is never 0 or POISON unless nobody
  * called caslist_init - abort then instead of waiting for ever.  Orders as
  * caslist_lk_lock (acquire CAS, pairing with the release in
- * caslist_lk_unlock of the head's previous holder).  Why a load and a CAS,
- * not a fetch_or, and no prefetch of the old first node: doc/protocol.md,
- * "Measured and not kept".
+ * caslist_lk_unlock of the head's previous holder).  Why a load and a CAS, not a fetch_or, and no prefetch of the old first node: doc/notebook.md, "Not kept: the head's lock as a fetch_or".
  *
  * caslist_lk_lock_head is for callers that hold nothing (add_head,
  * splice_head, pop_head): it defers to a pending ticket first and its
@@ -419,8 +418,9 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct
 	return f;
 }
 
-/* The retry of caslist_lk_lock_head, out of line: the whole entry and
- * lock from the top (the ticket, the first attempt again, the loop). */
+/* The retry of caslist_lk_lock_head: the whole entry and lock from the
+ * top (the ticket, the first attempt again, the loop).  HACKING.md, "The
+ * first attempt inline, the retry out of line". */
 static __attribute__((noinline, unused)) uintptr_t
 caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
 {
@@ -430,11 +430,10 @@ caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
 	return caslist_lk_lock_head_as(h, l, op);
 }
 
-/* The first attempt inline and straight: no ticket pending
- * (caslist_lk_fair_pending) and the head's word free; anything else goes
- * to caslist_lk_lock_head_retry, having taken nothing.  (After a lost CAS
- * the retry loads the word again before it waits, where the loop waited
- * on the value the CAS found: one load more, as in move_head.) */
+/* The first attempt: no ticket pending (caslist_lk_fair_pending) and the
+ * head's word free; anything else goes to caslist_lk_lock_head_retry,
+ * having taken nothing (HACKING.md, "The first attempt inline, the retry
+ * out of line"). */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
 	uint32_t next;
@@ -461,19 +460,19 @@ static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const 
  * attempt at L(pred(n)) ([L4]); if pred's link is busy, give L(n) back
  * (the release store of the value it had) and back off holding nothing,
  * then start over, waiting with the caller's backoff B.  Returns n's
- * successor word with both held, *pred set (0: n not linked).  The retries of caslist_lk_del and
- * batch_move_head call it; their first attempts, and move_head's, are
- * caslist_lk_pair_first (move_head adds its try at the head).
+ * successor word with both held, *pred set (0: n not linked).  The
+ * retries of caslist_lk_del and batch_move_head call it; their first
+ * attempts, and move_head's, are caslist_lk_pair_first (move_head adds
+ * its try at the head): HACKING.md, "The first attempt inline, the retry
+ * out of line".
  *
- * Why not wait for L(pred) holding L(n) (0.3 and before; allowed by the
- * lock order, rule R3): a thread that waits holding L(n) makes every
+ * Why not wait for L(pred) holding L(n) (allowed by the lock order, rule
+ * R3): a thread that waits holding L(n) makes every
  * thread that needs n - its successor's delete, a move of n - wait
  * behind it, and under the randomised wait (wait.h) a waiter may park
  * for up to a millisecond: two parked threads, one behind the other.
  * Holding nothing while parked is what lets the winner of a hot list run
- * on (doc/protocol.md, "The hot head").  The first attempt runs straight
- * through and the loop is the retry (one loop around the whole attempt
- * was slower: doc/protocol.md, "Measured and not kept").
+ * on (doc/protocol.md, "Waiting").
  */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct caslist_node **pred,
 					     uintptr_t *seen, struct caslist_lk_backoff *b,
@@ -499,10 +498,10 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 }
 
 /*
- * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt written
- * straight, for the operations whose retry is out of line (move_head,
- * del, batch_move_head): no backoff, no loop, nothing the compiler must
- * keep across a call.  n's two words: v relaxed (as in
+ * caslist_lk_pair_first - caslist_lk_lock_pair's first attempt, for the
+ * operations whose retry is out of line (move_head, del, batch_move_head;
+ * HACKING.md, "The first attempt inline, the retry out of line").  n's
+ * two words: v relaxed (as in
  * caslist_lk_lock_prefetch: it aims the lock's CAS, which checks it), pv
  * acquire (it is the predecessor hint, loaded as caslist_lk_prev_hint
  * loads it, and why acquire is said there).  On a free next word and a

@@ -53,10 +53,10 @@ static inline uintptr_t caslist_lk_w_of(const struct caslist_node *n)
  * L(x) writes succ(x)->prev, and a head's prev word carries the head flag,
  * which that store must keep.  Read from the successor word the holder
  * already has, the flag costs no load of succ's line before the store
- * (until 2026-12-06 it was loaded: on a list beyond the cache, a
- * dependent miss per unlink; doc/cost.md, "The successor's kind in the
- * link").  The insert loads it again all the same, for fairness at a hot
- * head (link.h, caslist_lk_set_prev_loaded).
+ * (a load there is a dependent miss per unlink on a list beyond the
+ * cache: doc/cost.md, "The successor's kind in the link").  The insert
+ * loads it all the same, for fairness at a hot head (link.h,
+ * caslist_lk_set_prev_loaded).
  *
  * Internally a successor is passed as its word (uintptr_t: the address
  * with CASLIST_LK_TO_HEAD, never CASLIST_LK_LOCK), never as a pointer, so
