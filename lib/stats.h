@@ -12,8 +12,8 @@
 #ifndef CASLIST_LIB_STATS_H
 #define CASLIST_LIB_STATS_H
 
-/* yield_time: the yields by how long they kept the thread off its CPU:
- * under 8 us, 8-32, 32-128, 128-1024, over 1024 us */
+/* yield_time: the yields by how long they kept the thread off its CPU,
+ * in the buckets caslist_lk_stat_yield's bounds give (in ns) */
 #define CASLIST_LK_YIELD_BUCKETS 5
 struct caslist_lk_stats {
 	unsigned long rounds, pauses, yields, slow_yields, tickets, grants, sleeps;
