@@ -1,4 +1,4 @@
-/* README's example: 4 threads share one LRU.  Build it with
+/* README's example: threads share one LRU of malloc'd objects.  Build:
  * cc readme_example.c $(pkg-config --cflags --libs libcaslist liburcu-memb) */
 #include <pthread.h>
 #include <stdatomic.h>
