@@ -1,7 +1,11 @@
 # bench/bench.mk - benchmarks (included from Makefile.am; append with +=)
 EXTRA_DIST += bench/peer_locked.c bench/plot bench/compare bench/readme-table bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
 	bench/cold-test.sh \
-	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh
+	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh \
+	bench/publish-bundle
+# the one bench bundle run README and doc/results.md cite (their figures
+# are checked against its JSON: test/doc/readme-figures.sh)
+EXTRA_DIST += bench/data
 # the per-operation cost driver of tools/opcost (valgrind): built by make
 # check so it keeps compiling; plain C, no Google Benchmark
 check_PROGRAMS += bench/opcost

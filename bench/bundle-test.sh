@@ -17,13 +17,17 @@
 #  5 - bad options of ./run (a number past the shell's arithmetic, a --mem
 #      that is no size) and of ./report, and a folder that is not ./run's,
 #      exit 2 with one line; good values pass; ./report --help is usage
+#  6 - bench/readme-table on the smoke run of 3: refused (exit 2, "is a
+#      --smoke run"); with --allow-smoke, README's cache block from its
+#      lrucache JSON, marked as a smoke run: a row per thread count (1, 2)
+#      and policy, and a line of advice per thread count
 build=${CASLIST_BUILDDIR:-.}
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/test/tap.sh"
 tmp=$(cd "$build" && pwd)/bench/bundle-test-$$
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-tap_plan 5
+tap_plan 6
 b=$tmp/bundle
 out=$(sh "$src/bench/mkbundle.sh" "$build" "$src" "$b" 2>&1)
 tap_check $? "mkbundle: $(ls "$b/lib" 2>/dev/null | grep -c '\.so') libraries, $(ls "$b/bin" 2>/dev/null | tr '\n' ' ')" "$out"
@@ -130,5 +134,20 @@ if [ -z "$bad" ]; then
 	tap_ok "bad options of run and report exit 2 with one line; good values pass; report --help"
 else
 	tap_notok "bad options of run or report" "$bad"
+fi
+if ! command -v python3 >/dev/null; then
+	tap_skip "readme-table: no python3 here"
+else
+	msg=$(python3 "$src/bench/readme-table" "$tmp/out" 2>&1 >/dev/null)
+	rc=$?
+	blk=$(python3 "$src/bench/readme-table" --allow-smoke "$tmp/out" 2>&1 |
+		sed -n '/^<!-- cache -->$/,/^<!-- conditions -->$/p')
+	rows=$(printf '%s\n' "$blk" | grep -cE '^\| [12] \| (strict|lazy|batched) \| [0-9.]+ \| [0-9.]+ \([0-9.]+x\) \|')
+	adv=$(printf '%s\n' "$blk" | grep -c '^- [12] threads*: the fastest that keeps an LRU')
+	[ $rc -eq 2 ] && printf '%s\n' "$msg" | grep -q 'is a --smoke run' && [ "$rows" -eq 6 ] &&
+		[ "$adv" -eq 2 ] && printf '%s\n' "$blk" | grep -q 'SMOKE RUN: NOT A MEASUREMENT'
+	tap_check $? "readme-table refuses the smoke run (exit $rc); --allow-smoke: $rows cache rows, $adv lines of advice, marked SMOKE" \
+		"$msg
+$blk"
 fi
 tap_done

@@ -201,8 +201,15 @@ if printf '%s\n' "$out" | grep -Eq '^ +2 +caslist +18\.00M' &&
 else
 	tap_notok "compare: the 2-thread rate is not ips_all's 18M" "$out"
 fi
-# readme-table: the README's rows from the same file (ips_all at 2 threads)
-out=$("$py" "$src/readme-table" "$good" 2>/dev/null)
+# readme-table: doc/results.md's listbench rows from the same file as a
+# bundle folder's one round (ips_all at 2 threads); the file is a smoke
+# run, so only --allow-smoke prints them
+mkdir -p "$tmp/bundle"
+cp "$good" "$tmp/bundle/listbench-r1.json"
+echo '{"num_cpus": 2, "smoke": "no"}' >"$tmp/bundle/context.json"
+expect 2 "^readme-table: error: .* is a --smoke run \(listbench-r1.json: --smoke run" \
+	"readme-table: a folder whose listbench ran --smoke" "$py" "$src/readme-table" "$tmp/bundle"
+out=$("$py" "$src/readme-table" --allow-smoke "$tmp/bundle" 2>/dev/null)
 rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| workload | thr | libcaslist Mops/s |' &&
 	printf '%s\n' "$out" | grep -q '^| queue/1024 | 1 | 20.0 | - | 10.0 (mutex) | \*\*2.00\*\* | 0.12, 1.00 | 0.18, 1.00 |$' &&
@@ -212,6 +219,6 @@ if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| workload | thr | libcasli
 else
 	tap_notok "readme-table (exit $rc)" "$out"
 fi
-expect 2 "^readme-table: error: .*missing.json: no such file" "readme-table: a missing file" \
-	"$py" "$src/readme-table" "$tmp/missing.json"
+expect 2 "^readme-table: error: .*missing: no such folder" "readme-table: a missing folder" \
+	"$py" "$src/readme-table" "$tmp/missing"
 tap_done

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * doc/examples/lru_touch.c - README's LRU example, compiled and run: an
- * LRU of malloc'ed objects shared by every thread, with hits that touch,
+ * doc/examples/lru_touch.c - README's example (readme_example.c) grown
+ * into a cache's three calls, with the TSan annotations: an LRU of
+ * malloc'ed objects shared by every thread, with hits that touch,
  * evictions from the tail, and the freeing step.
  *
- * touch(), evict() and retire() are exactly the README's.  Any thread may
+ * touch(), evict() and retire() are what a cache calls.  Any thread may
  * touch any object it found (in the index, or by a walk of the list),
  * while another thread evicts and frees it: evict() hands the object to
  * its caller alone (OWNED: no touch brings it back, caslist_touch says
@@ -36,12 +37,12 @@
 #include "urcu_tsan.h"
 
 #ifdef URCU_TSAN
-/* Every read-side section ends with the release, the README's code
+/* Every read-side section ends with the release, the three calls'
  * included (the macro's own name is not expanded again inside it). */
 #define urcu_memb_read_unlock() (reader_done(), urcu_memb_read_unlock())
 #endif
 
-/* ---- the README example ---- */
+/* ---- the three calls ---- */
 
 struct obj {
 	int key;

@@ -4,7 +4,7 @@
  * load average before and after, the share of CPU time other processes
  * (and the hypervisor) took meanwhile, and a quick cross-CPU ping-pong
  * latency.  On a small shared VM these decide the ranking of locked and
- * lock-free designs as much as the code does (README, doc/pagepool.md).
+ * lock-free designs as much as the code does (doc/pagepool.md).
  * Also pinning and per-thread CPU time for the workers.
  */
 #define _GNU_SOURCE

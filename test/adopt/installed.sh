@@ -68,7 +68,7 @@ tap_check "$(test -z "$missing"; echo $?)" \
 	"every page of doc/man is installed ($(ls "$SRCDIR"/doc/man/*.3 | wc -l))$missing"
 
 # The installed examples, built as a user would, from a copy of docdir, by
-# each route of Makefile.example (README: plain, inline, tsan, tsan-inline,
+# each route of Makefile.example (doc/testing.md: plain, inline, tsan, tsan-inline,
 # asan).
 build_examples() { # $1 = ROUTE, $2 = dir, [make args]
 	route=$1 dir=$2
@@ -82,7 +82,7 @@ run_examples() { # $1 = dir, $2 = label
 		prog=${x%.*}
 		name=${prog##*/}
 		if [ ! -x "$prog" ]; then
-			tap_skip "$2 $name: not built (dependency missing: see $1.log)"
+			tap_skip "$2 $name: not built by this route (a dependency missing, or TSan and no annotations: Makefile.example, $1.log)"
 			continue
 		fi
 		"$prog" >"$tmp/run.log" 2>&1

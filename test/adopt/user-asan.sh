@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # test/adopt/user-asan.sh - a user's AddressSanitizer build (TAP): the
-# route README gives, -fsanitize=address -DCASLIST_INLINE against the plain
+# route doc/testing.md gives, -fsanitize=address -DCASLIST_INLINE against the plain
 # library, sees inside the list operations.  test/adopt/user_asan.c:
 #   clean        a correct program runs with no report (caslist_check too);
 #   pop-freed    a node freed while linked, then popped: ASan reports a
