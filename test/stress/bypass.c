@@ -86,7 +86,7 @@ static void bypass_ticket(struct caslist_list *l, uint32_t t)
 /* The count just before the grant's CAS: read after it, a granter
  * preempted between the two (64 threads on 2 CPUs) would count the
  * others' operations of its time off the CPU against the bound. */
-static _Thread_local unsigned long before_grant;
+static _Thread_local unsigned long before_grant, its_ticket;
 static _Thread_local bool recorded;
 
 static void bypass_grant_try(struct caslist_list *l, uint32_t t)
@@ -95,6 +95,9 @@ static void bypass_grant_try(struct caslist_list *l, uint32_t t)
 	/* The record first, then the count: a record seen here was made
 	 * before this read of the count, so the difference is not negative. */
 	recorded = atomic_load_explicit(&record_of[t % RECORDS], memory_order_seq_cst) == t + 1;
+	/* Here too, not after the CAS: a granter preempted after it would
+	 * find the record of a ticket RECORDS later in the slot. */
+	its_ticket = atomic_load_explicit(&at_ticket[t % RECORDS], memory_order_seq_cst);
 	before_grant = atomic_load_explicit(&done, memory_order_seq_cst);
 }
 
@@ -107,7 +110,7 @@ static void bypass_grant(struct caslist_list *l, uint32_t t)
 	(void)t;
 	if (!recorded)
 		return;		/* granted before its waiter recorded: not measured */
-	d = now - atomic_load_explicit(&at_ticket[t % RECORDS], memory_order_seq_cst);
+	d = now - its_ticket;
 	atomic_fetch_add_explicit(&measured, 1, memory_order_relaxed);
 	while (d > m && !atomic_compare_exchange_weak_explicit(&max_over, &m, d,
 							       memory_order_relaxed,
