@@ -12,9 +12,10 @@
  * CASLIST_WAIT_K 0 it grants it (doc/wait.md, "The bound") - unless T1
  * granted it itself first (the next in line, finding the head free and
  * unchanged between two samples: CASLIST_WAIT_IDLE 1 makes that
- * reachable here).  The store-buffering pair (the ticket then F, F then
+ * reachable here; GENMC_CLOCK lets the stuck watch that a ticket's wait
+ * starts with read a clock that stays at 0).  The store-buffering pair (the ticket then F, F then
  * the entry's load of want_next) is what the two seq_cst orders give.
- * genmc-flags: -DCASLIST_WAIT_K=0 -DCASLIST_WAIT_ROUNDS=0 -DCASLIST_WAIT_IDLE=1 -DGENMC_WAIT_PAUSES=4
+ * genmc-flags: -DCASLIST_WAIT_K=0 -DCASLIST_WAIT_ROUNDS=0 -DCASLIST_WAIT_IDLE=1 -DGENMC_WAIT_PAUSES=1 -DGENMC_CLOCK
  */
 #include <stdatomic.h>
 

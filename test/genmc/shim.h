@@ -108,35 +108,15 @@ static inline void *genmc_calloc(size_t n, size_t size)
 /*
  * 6: static/wait.h's per-thread state is a __thread struct defined in
  * lib/wait.c; GenMC cannot set up a thread-local struct, and the clients
- * do not compile lib/wait.c (its futex calls).  The shim gives each
- * thread a slot of a plain array (each thread writes only its own, as
- * genmc_pauses), the parking lot's storage, and its two calls: a sleep
- * ends the execution (a waiting thread, as 2), a wake does nothing (no
- * thread is asleep).
+ * do not compile lib/wait.c (its futex calls).  Each thread gets a slot
+ * of a plain array (each thread writes only its own, as genmc_pauses);
+ * client.h defines it, the parking lot's storage and its two calls (a
+ * sleep ends the execution, as 2; a wake does nothing), after wait.h,
+ * which the shim does not include: a client's hooks (fairticket's) must
+ * be defined before wait.h is read.
  */
 struct caslist_lk_self;
 static struct caslist_lk_self *genmc_self_of(void);
-#define CASLIST_INLINE 1	/* as client.h: wait.h takes list.h in with word.h */
 #define CASLIST_LK_SELF (*genmc_self_of())
-#include <caslist/static/wait.h>
-
-static struct caslist_lk_self genmc_self[GENMC_MAX_THREADS];
-static struct caslist_lk_self *genmc_self_of(void)
-{
-	return &genmc_self[(unsigned long)pthread_self() % GENMC_MAX_THREADS];
-}
-
-struct caslist_lk_park caslist_lk_park_slots[CASLIST_LK_PARK_SLOTS];
-void caslist_lk_park_sleep(struct caslist_lk_park *p, uint32_t seen, unsigned timeout_us)
-{
-	(void)p;
-	(void)seen;
-	(void)timeout_us;
-	__VERIFIER_assume(false);
-}
-void caslist_lk_park_wake(struct caslist_lk_park *p)
-{
-	(void)p;
-}
 
 #endif /* CASLIST_GENMC_SHIM_H */

@@ -355,10 +355,10 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	struct caslist_node *p;
 	const void *busy;
 	uintptr_t v, s;
-	uint32_t next;
 
-	/* A pending ticket: the retry defers to it (caslist_lk_fair_enter). */
-	if (__builtin_expect(caslist_lk_fair_pending(l, &next), 0))
+	/* Past a pending ticket K times: the retry hands over
+	 * (caslist_lk_fair_enter). */
+	if (__builtin_expect(!caslist_lk_fair_pass(l), 0))
 		return caslist_lk_move_head_retry(l, n, NULL, op);
 	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
 		return caslist_lk_move_head_retry(l, n, busy, op);

@@ -418,38 +418,39 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct
 	return f;
 }
 
-/* The retry of caslist_lk_lock_head: the whole entry and lock from the
- * top (the ticket, the first attempt again, the loop).  HACKING.md, "The
- * first attempt inline, the retry out of line". */
+/* The retry of caslist_lk_lock_head, out of line: the entry (unless the
+ * first attempt passed it: PASSED) and the lock's loop. */
 static __attribute__((noinline, unused)) uintptr_t
-caslist_lk_lock_head_retry(struct caslist_node *h, const char *op)
+caslist_lk_lock_head_retry(struct caslist_node *h, bool passed, const char *op)
 {
 	struct caslist_list *l = caslist_lk_list_of_head(h);
 
-	caslist_lk_fair_enter(l, op);
+	if (!passed)
+		caslist_lk_fair_enter(l, op);
 	return caslist_lk_lock_head_as(h, l, op);
 }
 
-/* The first attempt: no ticket pending (caslist_lk_fair_pending) and the
- * head's word free; anything else goes to caslist_lk_lock_head_retry,
- * having taken nothing (HACKING.md, "The first attempt inline, the retry
+/* The first attempt: no ticket pending, or counted past one
+ * (caslist_lk_fair_pass), and the head's word free; anything else goes
+ * to caslist_lk_lock_head_retry, having taken nothing (HACKING.md, "The first attempt inline, the retry
  * out of line"). */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_head(struct caslist_node *h, const char *op)
 {
-	uint32_t next;
 	uintptr_t v;
 
-	if (__builtin_expect(!caslist_lk_fair_pending(caslist_lk_list_of_head(h), &next), 1)) {
+	if (__builtin_expect(caslist_lk_fair_pass(caslist_lk_list_of_head(h)), 1)) {
 		/* Relaxed: aims the CAS (caslist_lk_head_first). */
 		v = atomic_load_explicit(&h->next, memory_order_relaxed);
 		if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
 			return v;
+		return caslist_lk_lock_head_retry(h, true, op);
 	}
-	return caslist_lk_lock_head_retry(h, op);
+	return caslist_lk_lock_head_retry(h, false, op);
 }
 
 static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const char *op)
 {
+	caslist_lk_fair_enter_held(caslist_lk_list_of_head(h));
 	return caslist_lk_lock_head_as(h, NULL, op);
 }
 

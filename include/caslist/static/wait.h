@@ -461,54 +461,67 @@ static inline bool caslist_lk_fair_pending(struct caslist_list *l, uint32_t *nex
 	return __builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_relaxed), 0);
 }
 
-/*
- * Cold half of caslist_lk_fair_enter: a ticket is pending.  Count this
- * operation past it; at CASLIST_WAIT_K, grant the oldest pending ticket,
- * take one of our own and wait for it: the streak is handed over.
- */
-static __attribute__((noinline, cold, unused)) void
-caslist_lk_fair_defer(struct caslist_list *l, const char *op)
-{
-	struct caslist_lk_backoff watch = CASLIST_LK_BACKOFF_INIT;
-	uint32_t s;
-
-	if (CASLIST_LK_SELF.bypass < CASLIST_LK_ICAST(unsigned, CASLIST_WAIT_K)) {
-		CASLIST_LK_SELF.bypass++;
-		return;
-	}
-	CASLIST_LK_SELF.bypass = 0;
-	/* The oldest pending ticket, if any is still pending (grant checks
-	 * it was issued); relaxed: the grant's CAS decides. */
-	s = atomic_load_explicit(&l->want_served, memory_order_relaxed);
-	caslist_lk_fair_grant(l, s);
-	caslist_lk_fair_take(l, &watch, op);
-}
-
-/*
- * The entry of an operation that takes L(head) holding nothing.  Two
- * loads of one word pair next to the head's words; past a pending ticket,
- * the cold half.
- */
-static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
-{
-	uint32_t next;
-
-	if (caslist_lk_fair_pending(l, &next))
-		caslist_lk_fair_defer(l, op);
-}
-
-/*
- * One round of a head wait by an operation that holds nothing (move_head's
- * retry, caslist_lk_lock_head, pop_tail): backoff on LINK for the first
- * CASLIST_WAIT_ROUNDS rounds since the wait began or last had its turn;
- * then a ticket, and its turn.  After the turn the wait goes on from a
- * small budget (only operations in flight, and granted ones, compete).
- */
 /* Is A below B?  (A function: a bound of 0 in the comparison itself
  * would be "always false" to -Wtype-limits.) */
 static inline bool caslist_lk_wait_below(unsigned a, unsigned b)
 {
 	return a < b;
+}
+
+/*
+ * May an operation that takes L(head) go on without handing over?  Yes
+ * if no ticket is pending, or if this thread has started fewer than
+ * CASLIST_WAIT_K operations past one since it last granted: it counts
+ * this one.  Inline, so that a streak past a waiting thread stays on the
+ * first attempt's path (one thread-local word more per operation).
+ */
+static inline bool caslist_lk_fair_pass(struct caslist_list *l)
+{
+	uint32_t next;
+
+	if (__builtin_expect(!caslist_lk_fair_pending(l, &next), 1))
+		return true;
+	if (caslist_lk_wait_below(CASLIST_LK_SELF.bypass, CASLIST_WAIT_K)) {
+		CASLIST_LK_SELF.bypass++;
+		return true;
+	}
+	return false;
+}
+
+/* Grant the oldest pending ticket of L and reset the count: this thread
+ * has had its K operations past it. */
+static __attribute__((noinline, cold, unused)) void caslist_lk_fair_hand_over(struct caslist_list *l)
+{
+	CASLIST_LK_SELF.bypass = 0;
+	/* The oldest pending ticket, if any is still pending (grant checks
+	 * it was issued); relaxed: the grant's CAS decides. */
+	caslist_lk_fair_grant(l, atomic_load_explicit(&l->want_served, memory_order_relaxed));
+}
+
+/*
+ * The entry of an operation that takes L(head) holding nothing: past its
+ * K, it hands the head over and queues behind the waiter (a ticket of
+ * its own, and its turn).
+ */
+static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
+{
+	if (__builtin_expect(!caslist_lk_fair_pass(l), 0)) {
+		struct caslist_lk_backoff watch = CASLIST_LK_BACKOFF_INIT;
+
+		caslist_lk_fair_hand_over(l);
+		caslist_lk_fair_take(l, &watch, op);
+	}
+}
+
+/*
+ * The entry of an operation that takes L(head) holding a link another
+ * thread may wait for (caslist_lk_lock_head_held): it counts itself and,
+ * past its K, grants, but it may not wait for a turn, so it goes on.
+ */
+static inline void caslist_lk_fair_enter_held(struct caslist_list *l)
+{
+	if (__builtin_expect(!caslist_lk_fair_pass(l), 0))
+		caslist_lk_fair_hand_over(l);
 }
 
 static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_lk_backoff *b,
