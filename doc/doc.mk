@@ -49,6 +49,7 @@ examplesdir = $(docdir)/examples
 examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
 	doc/examples/rcu_free.c doc/examples/lru_touch.c doc/examples/urcu_tsan.h
 
+if EXAMPLES
 if HAVE_URCU_MEMB
 # README's LRU example (touch, evict and free through call_rcu from any
 # thread), run at 2, 4 and 64 threads.
@@ -62,6 +63,7 @@ doc_examples_rcu_free_SOURCES = doc/examples/rcu_free.c
 doc_examples_rcu_free_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
 doc_examples_rcu_free_LDADD = $(TEST_LIBS) $(URCU_MEMB_LIBS)
 TESTS += doc/examples/rcu_free
+endif
 endif
 
 # EXTRA_DIST carries doc/ as a directory, which automake copies from the
