@@ -18,6 +18,7 @@ set -u
 . "$SRCDIR/test/tap.sh"
 
 skip() { echo "1..0 # SKIP $1"; exit 0; }
+tap_native_only "memcached and its test suite are built and run for the build machine"
 [ "$(id -u)" -eq 0 ] || skip "not root (apt-get source and memcached's build deps need root)"
 command -v apt-get >/dev/null 2>&1 || skip "no apt-get (Debian needed to fetch memcached's source)"
 case ${SANITIZER:-none} in

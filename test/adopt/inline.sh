@@ -6,17 +6,19 @@
 # runs, as ISO C11 and C17 with -pedantic -Wcast-qual -Werror (gcc and
 # clang), with CASLIST_DEBUG against the release library (the debug
 # reporters are exported), and as C++11, 14, 17 and 20 (g++ and clang++).
-# In a sanitizer build only the configured compilers run, with its flags.
+# In a sanitizer or cross build only the configured compilers run, with
+# its flags.
 set -u
 . "$(dirname "$0")/prologue.sh"
 scratch inline
 inc="-I$SRCDIR/include -I$b/include"
 lib="$b/lib/.libs/libcaslist.a"
 src="$SRCDIR/test/adopt/inline_names.c"
-if [ "$SANITIZER" = none ]; then
+if [ "$SANITIZER" = none ] && [ -z "$CASLIST_RUN" ]; then
 	ccs="gcc clang"
 	cxxs="g++ clang++"
 else
+	# a sanitizer build, or a cross build (the library is the host's)
 	ccs=$CC
 	cxxs=$CXX
 fi
@@ -26,7 +28,7 @@ try() {
 	shift
 	# shellcheck disable=SC2086
 	if "$@" $SAN_FLAGS $inc -o "$tmp/t" "$src" -x none "$lib" $PTHREAD_CFLAGS >"$tmp/log" 2>&1 &&
-		"$tmp/t" >>"$tmp/log" 2>&1; then
+		$CASLIST_RUN "$tmp/t" >>"$tmp/log" 2>&1; then
 		tap_ok "$name"
 	else
 		sed 's/^/# /' "$tmp/log" | head -12

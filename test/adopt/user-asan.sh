@@ -15,6 +15,7 @@
 # the library is built with TSan (one runtime a process).
 set -u
 . "$(dirname "$0")/prologue.sh"
+tap_native_only "AddressSanitizer's shadow memory does not run under qemu-user"
 scratch uasan
 src=$SRCDIR/test/adopt/user_asan.c
 case $SANITIZER in *thread*)
