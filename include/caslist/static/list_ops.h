@@ -48,7 +48,10 @@ static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list 
 static inline const char *
 caslist_lk_unaddable_why(const struct caslist_node *n)
 {
-	const uintptr_t low = sizeof(uintptr_t) - 1; /* no address has these bits */
+	/* No node's address has these bits: nodes and heads are 8-aligned
+	 * on every target (list.h), pointers 4 or 8 bytes.  Not the pointer's
+	 * size: on ILP32, 0xbe garbage passed a 3-bit mask as a head. */
+	const uintptr_t low = 7;
 	const uintptr_t tags = CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG;
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
