@@ -78,6 +78,14 @@ AS_IF([test "x$SANITIZER" = xthread], [
 AS_CASE([$enable_tsan_variant], [auto|yes|no], [],
   [AC_MSG_ERROR([--enable-tsan-variant takes auto, yes or no])])
 : "${TSAN_CC:=$CC}"
+# Whether TSAN_CC builds TSan programs for this host (a user's TSan build
+# in installed.sh's tsan-inline route): not in a cross build, nor beside
+# another C library (musl-gcc).
+CASLIST_TSAN_HOST=no
+AS_IF([test "x$SANITIZER" = xthread || test "x$caslist_tsan_variant" = xyes], [CASLIST_TSAN_HOST=yes],
+  [test "x$cross_compiling" != xyes && caslist_can_tsan "$TSAN_CC" && caslist_targets_host "$TSAN_CC" c],
+  [CASLIST_TSAN_HOST=yes])
+AC_SUBST([CASLIST_TSAN_HOST])
 # Which runtime the variant needs: the user must build with the same family.
 AS_IF([caslist_is_clang "$TSAN_CC"], [CASLIST_CC_FAMILY=clang], [CASLIST_CC_FAMILY=gcc])
 AS_IF([test "x$TSAN_CXX" = x], [

@@ -37,6 +37,18 @@ AS_IF([test "x$cross_compiling" = xyes && test -n "$PKG_CONFIG"], [
        export PKG_CONFIG_LIBDIR
        caslist_pc_note="$PKG_CONFIG with PKG_CONFIG_LIBDIR='$PKG_CONFIG_LIBDIR' (no $host_alias-pkg-config: the build machine's .pc files left out)"])])
 ])
+# Not cross compiling, but $CC builds for another C library than the build
+# machine's (musl-gcc on glibc Debian): the system's .pc files describe
+# glibc-linked libraries, so they are left out the same way.  A musl
+# system's own compiler (no glibc here) keeps them.
+AS_IF([test "x$cross_compiling" != xyes && test -n "$PKG_CONFIG" &&
+       test "${PKG_CONFIG_LIBDIR+set}" != set &&
+       (ldd --version 2>&1 | grep -qi 'gnu libc\|glibc') &&
+       ! (echo '@%:@include <limits.h>' | $CC -dM -E -x c - 2>/dev/null | grep -q '__GLIBC__')], [
+  PKG_CONFIG_LIBDIR=
+  export PKG_CONFIG_LIBDIR
+  caslist_pc_note="$PKG_CONFIG with PKG_CONFIG_LIBDIR='' ($CC uses another C library than the build machine's .pc files)"
+])
 AS_IF([test -z "$caslist_pc_note"], [caslist_pc_note=${PKG_CONFIG:-none}])
 # make check's scripts (installed.sh, the bench messages) ask the same
 # pkg-config the same way
@@ -53,14 +65,16 @@ AC_SUBST([CASLIST_PKG_ENV])
 # their predefined macros (musl-gcc's objects link with a glibc g++, but
 # the program would hold two C libraries).
 AC_DEFUN([CASLIST_TARGETS_HOST_FN], [
-caslist_target_sig() { # $[]1 compiler, $[]2 language
-  echo '#include <limits.h>' | $[]1 -x $[]2 -dM -E - 2>/dev/null |
+caslist_target_sig() { # $[]1 compiler, $[]2 language (@%:@ is a quadrigraph for the hash)
+  echo '@%:@include <limits.h>' | $[]1 -x $[]2 -dM -E - 2>/dev/null |
     grep -E '^#define (__GLIBC__|__SIZEOF_POINTER__|__BYTE_ORDER__|__x86_64__|__i386__|__aarch64__|__arm__|__s390x__|__riscv|__powerpc64__|__ILP32__) ' |
     sort | tr '\n' ' '
 }
 caslist_targets_host() { # $[]1 compiler, $[]2 language
   echo 'int caslist_conftest_fn(void) { return 0; }' >conftest-host.c
-  echo 'int caslist_conftest_fn(void); int main(void) { return caslist_conftest_fn(); }' >conftest-main.c
+  # C linkage when COMPILER compiles it as C++
+  printf '%s\n' '@%:@ifdef __cplusplus' 'extern "C"' '@%:@endif' \
+    'int caslist_conftest_fn(void);' 'int main(void) { return caslist_conftest_fn(); }' >conftest-main.c
   caslist_rc=1
   AS_IF([$CC -c conftest-host.c -o conftest-host.$OBJEXT >&AS_MESSAGE_LOG_FD 2>&1 &&
          $[]1 -x $[]2 conftest-main.c -x none conftest-host.$OBJEXT -o conftest-host$EXEEXT >&AS_MESSAGE_LOG_FD 2>&1], [

@@ -14,11 +14,13 @@ scratch inline
 inc="-I$SRCDIR/include -I$b/include"
 lib="$b/lib/.libs/libcaslist.a"
 src="$SRCDIR/test/adopt/inline_names.c"
-if [ "$SANITIZER" = none ] && [ -z "$CASLIST_RUN" ]; then
+case ${CC##*/} in gcc | clang | cc) plain_cc=yes ;; *) plain_cc=no ;; esac
+if [ "$SANITIZER" = none ] && [ -z "$CASLIST_RUN" ] && [ "$plain_cc" = yes ]; then
 	ccs="gcc clang"
 	cxxs="g++ clang++"
 else
-	# a sanitizer build, or a cross build (the library is the host's)
+	# a sanitizer build, or a build for another host or C library
+	# (aarch64-linux-gnu-gcc, musl-gcc): the library is theirs
 	ccs=$CC
 	cxxs=$CXX
 fi

@@ -139,6 +139,8 @@ fi
 # tsan-inline: needs the plain (uninstrumented) library
 if [ -n "$CASLIST_RUN" ]; then
 	tap_skip "ROUTE=tsan-inline: a cross build (ThreadSanitizer does not run under qemu-user)"
+elif [ "${TSAN_HOST:-no}" != yes ]; then
+	tap_skip "ROUTE=tsan-inline: no ThreadSanitizer compiler for this host and C library ($TSAN_CC)"
 elif [ "$SANITIZER" = none ]; then
 	route tsan-inline "-fsanitize=thread -DCASLIST_INLINE, plain libcaslist" "$tmp/ex-tinline" \
 		CC="${TSAN_CC:-$CC}" CXX="${TSAN_CXX:-$CXX}" CFLAGS="-O1 -g" CXXFLAGS="-O1 -g"
