@@ -48,7 +48,7 @@ for cc in $ccs; do
 done
 for cxx in $cxxs; do
 	if [ "$HAVE_CXX" != yes ] || ! command -v "$cxx" >/dev/null 2>&1; then
-		tap_skip "$cxx not installed"
+		tap_skip "$cxx: not installed, or configure found no C++ compiler for this host"
 		continue
 	fi
 	for std in c++11 c++14 c++17 c++20; do
