@@ -30,7 +30,7 @@ man:
 nobase_doc_DATA = README.md ChangeLog LICENSE \
 	doc/protocol.md doc/cluster.md doc/lru.md doc/pagepool.md doc/bench.md doc/verification.md \
 	doc/verification-figures.md doc/bench-history.md \
-	doc/scaling.md doc/cost.md \
+	doc/scaling.md doc/cost.md doc/platforms.md \
 	doc/img/add_near_4096.png doc/img/del_disjoint_4096.png doc/img/del_overlap_4096.png \
 	doc/img/fl_put_64.png doc/img/lru_all_262144.png doc/img/lru_all_4096.png \
 	doc/img/lru_all_64.png doc/img/lru_slice_262144.png doc/img/lru_slice_4096.png \
