@@ -16,10 +16,13 @@
 # the user set PKG_CONFIG_LIBDIR, it is set to the host's own pkgconfig
 # folders that exist (Debian multiarch /usr/lib/$host/pkgconfig, the
 # cross sysroot /usr/$host/lib/pkgconfig), or to nothing: what is not
-# there for the host is not found, and its parts are turned off.
+# there for the host is not found, and its parts are turned off.  Any
+# --host other than the build machine counts, not only cross_compiling:
+# i686 programs run here when libc6-i386 is installed (configure then
+# says "not cross compiling"), but the .pc files are still x86-64's.
 AC_DEFUN([CASLIST_PKG_CONFIG_HOST], [
 caslist_pc_note=
-AS_IF([test "x$cross_compiling" = xyes && test -n "$PKG_CONFIG"], [
+AS_IF([test "x$host" != "x$build" && test -n "$PKG_CONFIG"], [
   AS_CASE([`basename "$PKG_CONFIG"`],
     [$host_alias-*|$host-*], [caslist_pc_note="$PKG_CONFIG (the host's)"],
     [AS_IF([test "${PKG_CONFIG_LIBDIR+set}" = set],
