@@ -59,6 +59,10 @@ CASLIST_PKG_ENV=
 AS_IF([test "${PKG_CONFIG_LIBDIR+set}" = set],
   [CASLIST_PKG_ENV="PKG_CONFIG_LIBDIR='$PKG_CONFIG_LIBDIR'; export PKG_CONFIG_LIBDIR;"])
 AC_SUBST([CASLIST_PKG_ENV])
+# a --host other than the build machine, whether or not its programs run
+# here (test/memcached.sh builds memcached for the build machine)
+AS_IF([test "x$host" != "x$build"], [CASLIST_OTHER_HOST=yes], [CASLIST_OTHER_HOST=no])
+AC_SUBST([CASLIST_OTHER_HOST])
 ])
 
 # caslist_targets_host COMPILER LANG (c or c++): 0 when COMPILER builds

@@ -29,7 +29,9 @@ for lib in $libs; do
 	so=$b/lib/.libs/$lib.so
 	if [ -f "$a" ]; then
 		$NM -g --defined-only "$a" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/a"
-		grep -v '^caslist_' "$tmp/a" >"$tmp/a.bad"
+		# i386 PIC code calls __x86.get_pc_thunk.REG, which gcc emits
+		# in every object as a hidden COMDAT (global to nm, never exported)
+		grep -v -e '^caslist_' -e '^__x86\.get_pc_thunk\.' "$tmp/a" >"$tmp/a.bad"
 		tap_check "$(test -s "$tmp/a.bad"; echo $((1 - $?)))" \
 			"$lib.a: $(wc -l <"$tmp/a") global symbols, all caslist_* $(tr '\n' ' ' <"$tmp/a.bad")"
 		echo "# $lib.a internal: $(grep '^caslist__' "$tmp/a" | tr '\n' ' ')"
