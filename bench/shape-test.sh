@@ -17,7 +17,7 @@ tap_plan 5
 line_ok() {
 	what=$1 re=$2
 	shift 2
-	out=$("$bin" "$@" 2>&1)
+	out=$($CASLIST_RUN "$bin" "$@" 2>&1)
 	rc=$?
 	rate=$(printf '%s\n' "$out" | sed -n 's/.*: \([0-9.]*\) M ops\/s.*/\1/p')
 	if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eq "$re" &&
@@ -40,7 +40,7 @@ line_ok "no random-line RMW" \
 
 bad=""
 for args in "--threads=0" "--rmw=17" "--lines=abc" "--seconds=0" "--frob" "extra"; do
-	err=$("$bin" $args 2>&1 >/dev/null)
+	err=$($CASLIST_RUN "$bin" $args 2>&1 >/dev/null)
 	rc=$?
 	case $err in
 	"shape: "*"(try shape --help)") [ $rc -eq 2 ] || bad="$bad $args(exit $rc)" ;;
@@ -53,7 +53,7 @@ else
 	tap_notok "bad options:$bad"
 fi
 
-out=$("$bin" --help 2>&1)
+out=$($CASLIST_RUN "$bin" --help 2>&1)
 rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^usage: shape '; then
 	tap_ok "--help: exit 0, usage"

@@ -74,5 +74,5 @@ double bench_ticks_overhead_ns(void)
 
 const char *bench_ticks_source(void)
 {
-	return BENCH_TICKS_TSC ? "rdtsc" : "clock_gettime";
+	return BENCH_TICKS_NAME;
 }

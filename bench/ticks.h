@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench/ticks.h - listbench's cheap clock: the TSC on x86 (rdtsc, and the
- * fenced pair rdtsc/rdtscp that brackets one operation), CLOCK_MONOTONIC
- * nanoseconds elsewhere; bench/ticks.c calibrates ticks to nanoseconds.
+ * fenced pair rdtsc/rdtscp that brackets one operation; 32-bit x86 only
+ * with SSE2, for lfence), the generic timer's virtual count on aarch64
+ * (cntvct_el0 between isb barriers), CLOCK_MONOTONIC nanoseconds
+ * elsewhere; bench/ticks.c calibrates ticks to nanoseconds.
  *
  *   bench_ticks()        unfenced: for ratios of long intervals (lruvec's
  *                        lock-wait share)
@@ -19,9 +21,10 @@
 
 #include <stdint.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
 #include <x86intrin.h>
 #define BENCH_TICKS_TSC 1
+#define BENCH_TICKS_NAME "rdtsc"
 static inline uint64_t bench_ticks(void)
 {
 	return __rdtsc();
@@ -45,9 +48,38 @@ static inline uint64_t bench_ticks_end(void)
 	_mm_lfence();
 	return t;
 }
+#elif defined(__aarch64__)
+/* cntvct_el0 runs at cntfrq_el0 (tens of MHz) on every core alike; isb
+ * keeps the read from moving across the timed work. */
+#define BENCH_TICKS_TSC 1
+#define BENCH_TICKS_NAME "cntvct_el0"
+static inline uint64_t bench_ticks(void)
+{
+	uint64_t t;
+
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(t));
+	return t;
+}
+
+static inline uint64_t bench_ticks_start(void)
+{
+	uint64_t t;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0; isb" : "=r"(t) : : "memory");
+	return t;
+}
+
+static inline uint64_t bench_ticks_end(void)
+{
+	uint64_t t;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0; isb" : "=r"(t) : : "memory");
+	return t;
+}
 #else
 #include <time.h>
 #define BENCH_TICKS_TSC 0
+#define BENCH_TICKS_NAME "clock_gettime"
 static inline uint64_t bench_ticks(void)
 {
 	struct timespec ts;
@@ -80,7 +112,7 @@ double bench_ticks_overhead_ns(void);
 /** bench_ticks_step_ns - the clock's resolution: the smallest step
  * between two reads that differ, in ns. */
 double bench_ticks_step_ns(void);
-/** bench_ticks_source - "rdtsc" or "clock_gettime". */
+/** bench_ticks_source - "rdtsc", "cntvct_el0" or "clock_gettime". */
 const char *bench_ticks_source(void);
 
 #endif /* CASLIST_BENCH_TICKS_H */

@@ -90,6 +90,8 @@ static inline void xl_relax(unsigned long *budget)
 	for (; n >= 32; n--) {
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+		__asm__ __volatile__("yield" ::: "memory");
 #else
 		__asm__ __volatile__("" ::: "memory");
 #endif

@@ -30,7 +30,7 @@ man:
 nobase_doc_DATA = README.md ChangeLog LICENSE \
 	doc/protocol.md doc/wait.md doc/cluster.md doc/lru.md doc/pagepool.md doc/bench.md doc/verification.md \
 	doc/verification-figures.md doc/bench-history.md doc/notebook.md doc/abi.md \
-	doc/scaling.md doc/cost.md doc/results.md doc/testing.md \
+	doc/scaling.md doc/cost.md doc/results.md doc/testing.md doc/platforms.md \
 	doc/img/add_near_4096.png doc/img/del_disjoint_4096.png doc/img/del_overlap_4096.png \
 	doc/img/fl_put_64.png doc/img/lru_all_262144.png doc/img/lru_all_4096.png \
 	doc/img/lru_all_64.png doc/img/lru_slice_262144.png doc/img/lru_slice_4096.png \
@@ -50,6 +50,7 @@ examples_DATA = doc/examples/Makefile.example doc/examples/cxx_threads.cc \
 	doc/examples/rcu_free.c doc/examples/lru_touch.c doc/examples/urcu_tsan.h \
 	doc/examples/readme_example.c
 
+if EXAMPLES
 if HAVE_URCU_MEMB
 # README's LRU example (touch, evict and free through call_rcu from any
 # thread), run at 2, 4 and 64 threads.
@@ -69,6 +70,7 @@ check_PROGRAMS += doc/examples/readme_example
 doc_examples_readme_example_SOURCES = doc/examples/readme_example.c
 doc_examples_readme_example_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
 doc_examples_readme_example_LDADD = $(TEST_LIBS) $(URCU_MEMB_LIBS)
+endif
 endif
 
 # EXTRA_DIST carries doc/ as a directory, which automake copies from the

@@ -63,11 +63,29 @@ AS_IF([test "x$SANITIZER" = xthread], [
     AC_MSG_RESULT([$caslist_tsan_variant])
     AS_IF([test "x$enable_tsan_variant$caslist_tsan_variant" = xyesno],
       [AC_MSG_ERROR([$TSAN_CC cannot build with -fsanitize=thread (Debian: libclang-rt-14-dev for clang, libtsan2 for gcc)])])
+    # A build machine's clang next to a cross $CC (or a glibc clang next to
+    # musl-gcc) would hand the host's linker objects of another target.
+    AS_IF([test "x$caslist_tsan_variant" = xyes], [
+      AC_MSG_CHECKING([whether $TSAN_CC builds for $host as $CC does])
+      AS_IF([caslist_targets_host "$TSAN_CC" c], [], [caslist_tsan_variant=no])
+      AS_IF([test "x$caslist_tsan_variant" = xyes], [AC_MSG_RESULT([yes])],
+        [AC_MSG_RESULT([no: no TSan variant (TSAN_CC=a compiler for $host)])])
+      AS_IF([test "x$enable_tsan_variant$caslist_tsan_variant" = xyesno],
+        [AC_MSG_ERROR([--enable-tsan-variant: $TSAN_CC does not build for $host as $CC does])])
+    ])
   ])
 ])
 AS_CASE([$enable_tsan_variant], [auto|yes|no], [],
   [AC_MSG_ERROR([--enable-tsan-variant takes auto, yes or no])])
 : "${TSAN_CC:=$CC}"
+# Whether TSAN_CC builds TSan programs for this host (a user's TSan build
+# in installed.sh's tsan-inline route): not in a cross build, nor beside
+# another C library (musl-gcc).
+CASLIST_TSAN_HOST=no
+AS_IF([test "x$SANITIZER" = xthread || test "x$caslist_tsan_variant" = xyes], [CASLIST_TSAN_HOST=yes],
+  [test "x$cross_compiling" != xyes && caslist_can_tsan "$TSAN_CC" && caslist_targets_host "$TSAN_CC" c],
+  [CASLIST_TSAN_HOST=yes])
+AC_SUBST([CASLIST_TSAN_HOST])
 # Which runtime the variant needs: the user must build with the same family.
 AS_IF([caslist_is_clang "$TSAN_CC"], [CASLIST_CC_FAMILY=clang], [CASLIST_CC_FAMILY=gcc])
 AS_IF([test "x$TSAN_CXX" = x], [
@@ -99,6 +117,13 @@ AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <thread>]], [[std::thread t([]{});
   [caslist_have_cxx=yes])
 AC_MSG_RESULT([$caslist_have_cxx])
 AC_LANG_POP([C++])
+# AC_PROG_CXX falls back to the build machine's g++ when there is no
+# $host-g++: it compiles, but for another target (or another C library).
+AS_IF([test "x$caslist_have_cxx" = xyes], [
+  AC_MSG_CHECKING([whether $CXX builds for $host as $CC does])
+  AS_IF([caslist_targets_host "$CXX" c++], [AC_MSG_RESULT([yes])],
+    [caslist_have_cxx=no; AC_MSG_RESULT([no: C++ tests and examples off])])
+])
 AM_CONDITIONAL([HAVE_CXX], [test "x$caslist_have_cxx" = xyes])
 
 # ---- liburcu (urcu-memb): the node-freeing example doc/examples/rcu_free.c ----

@@ -18,6 +18,13 @@ set -u
 . "$SRCDIR/test/tap.sh"
 
 skip() { echo "1..0 # SKIP $1"; exit 0; }
+tap_native_only "memcached and its test suite are built and run for the build machine"
+# memcached is built by the system's compiler against its libevent: a
+# library built for another C library (CC=musl-gcc) cannot join it
+echo '#include <limits.h>' | $CC -dM -E -x c - 2>/dev/null | grep -q '__GLIBC__' ||
+	skip "$CC does not build for glibc, the C library memcached and libevent are built for here"
+[ "${OTHER_HOST:-no}" = no ] ||
+	skip "configured --host=$HOST: memcached and libevent are the build machine's (whose programs run here)"
 [ "$(id -u)" -eq 0 ] || skip "not root (apt-get source and memcached's build deps need root)"
 command -v apt-get >/dev/null 2>&1 || skip "no apt-get (Debian needed to fetch memcached's source)"
 case ${SANITIZER:-none} in

@@ -10,11 +10,18 @@
 #   tap_skip TEXT         "ok N # SKIP TEXT"
 #   tap_check COND-STATUS TEXT [OUT]   tap_ok if the status is 0, else tap_notok
 #   tap_note TEXT         "# TEXT" (several lines allowed)
+#   tap_native_only WHY   in a cross build (CASLIST_RUN set), skip the
+#                         whole script: "1..0 # SKIP cross build: WHY"
 #   tap_done              the plan (unless given first), "# P passed, F failed",
 #                         and the script's exit status: exit 0 only if nothing
 #                         failed and as many tests ran as the plan said.
 # The automake TAP driver reads both the lines and the exit status; a script
 # that dies half way exits non-zero instead of passing on the lines so far.
+
+# CASLIST_RUN: the command that runs a program of this build (empty
+# natively; tools/qemu-run in a cross build, exported by make check).
+# Scripts start every program they test as $CASLIST_RUN "$prog" ...
+CASLIST_RUN=${CASLIST_RUN-}
 
 tap_n=0
 tap_failed=0
@@ -54,6 +61,13 @@ tap_check() {
 
 tap_note() {
 	printf '%s\n' "$1" | sed 's/^/# /'
+}
+
+tap_native_only() {
+	if [ -n "$CASLIST_RUN" ]; then
+		echo "1..0 # SKIP cross build (programs run through $CASLIST_RUN): $1"
+		exit 0
+	fi
 }
 
 tap_done() {

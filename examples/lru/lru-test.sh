@@ -22,7 +22,7 @@ threads=${CASLIST_LRU_THREADS:-2,8,64}
 # 1. bad arguments
 while IFS='|' read -r args want; do
 	# shellcheck disable=SC2086
-	err=$("$b" $args 2>&1 >/dev/null)
+	err=$($CASLIST_RUN "$b" $args 2>&1 >/dev/null)
 	rc=$?
 	lines=$(printf '%s\n' "$err" | wc -l)
 	if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] &&
@@ -67,7 +67,7 @@ run --json=1|--json takes no value
 run --lockstep --threads 2|--lockstep needs --ops
 run extra|unexpected argument
 CASES
-help=$("$b" --help 2>&1)
+help=$($CASLIST_RUN "$b" --help 2>&1)
 rc=$?
 missing=
 for o in --impl --threads --seconds --ops --policy --reclaim --zipf --capacity --get-ratio \
@@ -84,7 +84,7 @@ fi
 # same_hits WHAT ARGS...: mutex and caslist, the hits must be equal.
 same_hits() {
 	what=$1; shift
-	out=$("$b" run --impl mutex,caslist "$@" --json 2>&1)
+	out=$($CASLIST_RUN "$b" run --impl mutex,caslist "$@" --json 2>&1)
 	rc=$?
 	hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
 	hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
@@ -121,7 +121,7 @@ done
 # 3. every impl, policy and reclaim mode at 2, 8, 64 threads
 run_case() {
 	what=$1; shift
-	out=$("$b" run "$@" 2>&1)
+	out=$($CASLIST_RUN "$b" run "$@" 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		tap_ok "$what: all end-of-run checks pass"

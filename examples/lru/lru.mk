@@ -1,6 +1,8 @@
 # examples/lru/lru.mk - included from Makefile.am; append to the shared variables with +=
 # The LRU object cache example (doc/lru.md): the program, its tests, and
 # four -D mutants of it that examples/lru/mutants.sh requires to fail.
+# --disable-examples leaves the program and its tests out (configure.ac)
+if EXAMPLES
 noinst_PROGRAMS += examples/lru/lrucache
 examples_lru_lrucache_SOURCES = examples/lru/cache.h examples/lru/main.c \
 	examples/lru/cache.c examples/lru/hashtable.c examples/lru/pool.c \
@@ -28,3 +30,4 @@ examples_lru_lrucache_mutant_ignoredel_LDADD = $(examples_lru_lrucache_LDADD)
 
 TESTS += examples/lru/lru-test.sh examples/lru/mutants.sh
 EXTRA_DIST += examples/lru/lru-test.sh examples/lru/mutants.sh
+endif

@@ -21,7 +21,7 @@ for m in skipindex skiplrudel noreclaim ignoredel; do
 	for args in "--policy strict" "--policy lazy --reclaim thread --widen-window" \
 		"--policy strict --reclaim thread --widen-window"; do
 		# shellcheck disable=SC2086
-		out=$(CASLIST_STRESS_WATCHDOG=6 timeout 60 "$b/lrucache-mutant-$m" run \
+		out=$(CASLIST_STRESS_WATCHDOG=6 timeout 60 $CASLIST_RUN "$b/lrucache-mutant-$m" run \
 			--impl caslist,mutex --threads 2,8 --seconds 0.2 --capacity 64 \
 			--get-ratio 0.5 --zipf 0.5 --seed $i $args 2>&1)
 		rc=$?

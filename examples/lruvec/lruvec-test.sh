@@ -9,7 +9,7 @@
 bin=${CASLIST_BUILDDIR:-.}/examples/lruvec/lruvec
 . "$(dirname "$0")/../../test/tap.sh"
 tap_plan 3
-out=$("$bin" --ops 20000 --threads 1,2,4 2>&1)
+out=$($CASLIST_RUN "$bin" --ops 20000 --threads 1,2,4 2>&1)
 rc=$?
 n=$(printf '%s\n' "$out" | grep -c ' passed$')
 if [ $rc -eq 0 ] && [ "$n" -eq 6 ] && printf '%s\n' "$out" | grep -q '^lock .*%'; then
@@ -17,12 +17,12 @@ if [ $rc -eq 0 ] && [ "$n" -eq 6 ] && printf '%s\n' "$out" | grep -q '^lock .*%'
 else
 	tap_notok "exit $rc, $n of 6 runs passed" "$out"
 fi
-out=$("$bin" --ops 20000 --threads 2 --objects 65536 --impl caslist,lock 2>&1)
+out=$($CASLIST_RUN "$bin" --ops 20000 --threads 2 --objects 65536 --impl caslist,lock 2>&1)
 tap_check $? "65536 objects at 2 threads" "$out"
 bad=
 for a in "--threads abc" "--ops 0" "--objects 10" "--impl foo" "--seconds -1" "--frob"; do
 	# shellcheck disable=SC2086
-	msg=$("$bin" $a 2>&1 >/dev/null)
+	msg=$($CASLIST_RUN "$bin" $a 2>&1 >/dev/null)
 	[ $? -eq 2 ] && printf '%s\n' "$msg" | grep -q '^lruvec: ' || bad="$bad[$a] $msg
 "
 done

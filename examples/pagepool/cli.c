@@ -5,6 +5,7 @@
  * prints "pagepool: <what is wrong> (try pagepool --help)" and exits 2
  * (examples/common/cli.h, shared with lrucache).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,12 @@ static const struct cli_opt opts[] = {
 	[O_PIN] = { "--pin", CLI_OPTIONAL },	    { NULL, CLI_FLAG },
 };
 
-#define SIZE_MAX_ARG ((size_t)1 << 40)	/* 1024G */
+/* 1024G; 2G where size_t has 32 bits (no 32-bit process maps more) */
+#if SIZE_MAX >> 31 >> 9
+#define SIZE_MAX_ARG ((size_t)1 << 40)
+#else
+#define SIZE_MAX_ARG ((size_t)1 << 31)
+#endif
 #define PP_BLOCK_BYTES ((size_t)PP_PAGE_SIZE << PP_MAX_ORDER)	/* 4M: one order-10 block */
 
 void cli_parse(int argc, char **argv)

@@ -1,5 +1,7 @@
 # examples/pagepool/pagepool.mk - the page-pool example (included from
 # Makefile.am; appends to the shared variables).
+# --disable-examples leaves the program and its tests out (configure.ac)
+if EXAMPLES
 PAGEPOOL_SOURCES = examples/pagepool/main.c examples/pagepool/cli.c \
 	examples/pagepool/points.c examples/pagepool/workers.c examples/pagepool/cond.c \
 	examples/pagepool/report.c examples/pagepool/driver.h examples/pagepool/zone.c \
@@ -27,4 +29,5 @@ EXTRA_DIST += examples/pagepool/pagepool-test.sh
 # The main demonstration (README's first command runs it via tools/demo).
 demo: examples/pagepool/pagepool
 	./examples/pagepool/pagepool run $(DEMO_ARGS)
+endif
 .PHONY: demo

@@ -20,7 +20,7 @@
 #include "zlock.h"
 
 #define PP_PAGE_SHIFT 12
-#define PP_PAGE_SIZE (1UL << PP_PAGE_SHIFT)
+#define PP_PAGE_SIZE ((size_t)1 << PP_PAGE_SHIFT)
 #define PP_MAX_ORDER 10			/* largest block: 2^10 pages = 4 MiB */
 #define PP_PAGEBLOCK_ORDER 9		/* 2 MiB: the THP size */
 #define PP_PAGEBLOCK (1UL << PP_PAGEBLOCK_ORDER)

@@ -181,6 +181,15 @@ struct CASLIST_LK_NODE_ALIGN caslist_node {
 	 * exact when read under it.  Poisoned on removal. */
 	CASLIST_ATOMIC(uintptr_t) prev;
 };
+/* The three low bits of every node's and head's address are the words'
+ * flags: a target where the type is less aligned is refused here (an
+ * address that is not, in a packed embedding, by caslist_node_init and
+ * caslist_init). */
+#ifdef __cplusplus
+static_assert(alignof(caslist_node) >= 8, "struct caslist_node must be 8-aligned");
+#else
+_Static_assert(_Alignof(struct caslist_node) >= 8, "struct caslist_node must be 8-aligned");
+#endif
 
 /* A list: a head node that is never removed, and the two ticket counters
  * of its hand-over by count (<caslist/static/wait.h>, doc/wait.md).  Zero

@@ -81,6 +81,9 @@ test/adopt-env.sh: Makefile
 	echo "LIBTOOL='$(LIBTOOL)'"; echo "HAVE_URCU_MEMB='$(HAVE_URCU_MEMB_YES)'"; \
 	echo "GROFF='$(GROFF)'"; echo "MANDOC='$(MANDOC)'"; echo "MAN='$(MAN)'"; \
 	echo "PKG_CONFIG='$(PKG_CONFIG)'"; echo "MAKE='$(MAKE)'"; \
+	echo "NM='$(NM)'"; echo "OBJDUMP='$(OBJDUMP)'"; echo "CASLIST_RUN='$(CASLIST_TEST_RUNNER)'"; \
+	echo "TSAN_HOST='$(CASLIST_TSAN_HOST)'"; echo "HOST='$(host)'"; \
+	echo "OTHER_HOST='$(CASLIST_OTHER_HOST)'"; \
 	echo "VERSION='$(VERSION)'"; echo "LT_VERSION='$(CASLIST_LT_VERSION)'"; \
 	echo "prefix='$(prefix)'"; echo "libdir='$(libdir)'"; echo "mandir='$(mandir)'"; \
 	echo "docdir='$(docdir)'"; echo "includedir='$(includedir)'"; \

@@ -9,6 +9,7 @@
 # CC/CXX.  A compiler that is not installed is skipped (TAP).
 set -u
 . "$(dirname "$0")/prologue.sh"
+tap_native_only "the headers are checked with the build machine's gcc, clang, g++ and clang++"
 scratch cxx
 inc="-I$SRCDIR/include -I$CASLIST_BUILDDIR/include"
 cat >"$tmp/all.c" <<'SRC'

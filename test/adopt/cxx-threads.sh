@@ -10,7 +10,7 @@ ops=20000
 n=0
 failed=0
 for t in 2 8 64; do
-	out=$("$CASLIST_BUILDDIR/doc/examples/cxx_threads" "$t" "$ops" 256 2>&1)
+	out=$($CASLIST_RUN "$CASLIST_BUILDDIR/doc/examples/cxx_threads" "$t" "$ops" 256 2>&1)
 	rc=$?
 	echo "$out" | grep '^#'
 	echo "$out" | grep -v '^#' | grep -v '^1\.\.' | grep -v '^ok' | sed 's/^/# /'

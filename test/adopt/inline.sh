@@ -6,17 +6,21 @@
 # runs, as ISO C11 and C17 with -pedantic -Wcast-qual -Werror (gcc and
 # clang), with CASLIST_DEBUG against the release library (the debug
 # reporters are exported), and as C++11, 14, 17 and 20 (g++ and clang++).
-# In a sanitizer build only the configured compilers run, with its flags.
+# In a sanitizer or cross build only the configured compilers run, with
+# its flags.
 set -u
 . "$(dirname "$0")/prologue.sh"
 scratch inline
 inc="-I$SRCDIR/include -I$b/include"
 lib="$b/lib/.libs/libcaslist.a"
 src="$SRCDIR/test/adopt/inline_names.c"
-if [ "$SANITIZER" = none ]; then
+case ${CC##*/} in gcc | clang | cc) plain_cc=yes ;; *) plain_cc=no ;; esac
+if [ "$SANITIZER" = none ] && [ -z "$CASLIST_RUN" ] && [ "$plain_cc" = yes ]; then
 	ccs="gcc clang"
 	cxxs="g++ clang++"
 else
+	# a sanitizer build, or a build for another host or C library
+	# (aarch64-linux-gnu-gcc, musl-gcc): the library is theirs
 	ccs=$CC
 	cxxs=$CXX
 fi
@@ -26,7 +30,7 @@ try() {
 	shift
 	# shellcheck disable=SC2086
 	if "$@" $SAN_FLAGS $inc -o "$tmp/t" "$src" -x none "$lib" $PTHREAD_CFLAGS >"$tmp/log" 2>&1 &&
-		"$tmp/t" >>"$tmp/log" 2>&1; then
+		$CASLIST_RUN "$tmp/t" >>"$tmp/log" 2>&1; then
 		tap_ok "$name"
 	else
 		sed 's/^/# /' "$tmp/log" | head -12
@@ -44,7 +48,7 @@ for cc in $ccs; do
 done
 for cxx in $cxxs; do
 	if [ "$HAVE_CXX" != yes ] || ! command -v "$cxx" >/dev/null 2>&1; then
-		tap_skip "$cxx not installed"
+		tap_skip "$cxx: not installed, or configure found no C++ compiler for this host"
 		continue
 	fi
 	for std in c++11 c++14 c++17 c++20; do

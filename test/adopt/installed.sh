@@ -74,6 +74,9 @@ build_examples() { # $1 = ROUTE, $2 = dir, [make args]
 	route=$1 dir=$2
 	shift 2
 	cp -R "$root$docdir/examples" "$dir" && chmod -R u+w "$dir" &&
+	# without a C++ compiler for the host (configure's C++ check) the C++
+	# example is left out, and reported not built
+	if [ "$HAVE_CXX" = yes ]; then set -- "$@"; else set -- "$@" CXX_PROGS=; fi
 	make -C "$dir" -f Makefile.example ROUTE="$route" "$@" >"$dir.log" 2>&1
 }
 run_examples() { # $1 = dir, $2 = label
@@ -85,7 +88,7 @@ run_examples() { # $1 = dir, $2 = label
 			tap_skip "$2 $name: not built by this route (a dependency missing, or TSan and no annotations: Makefile.example, $1.log)"
 			continue
 		fi
-		"$prog" >"$tmp/run.log" 2>&1
+		$CASLIST_RUN "$prog" >"$tmp/run.log" 2>&1
 		rc=$?
 		reports=$(grep -c -e 'WARNING: ThreadSanitizer' -e 'ERROR: AddressSanitizer' \
 			-e 'runtime error:' "$tmp/run.log")
@@ -134,7 +137,11 @@ else
 fi
 
 # tsan-inline: needs the plain (uninstrumented) library
-if [ "$SANITIZER" = none ]; then
+if [ -n "$CASLIST_RUN" ]; then
+	tap_skip "ROUTE=tsan-inline: a cross build (ThreadSanitizer does not run under qemu-user)"
+elif [ "${TSAN_HOST:-no}" != yes ]; then
+	tap_skip "ROUTE=tsan-inline: no ThreadSanitizer compiler for this host and C library ($TSAN_CC)"
+elif [ "$SANITIZER" = none ]; then
 	route tsan-inline "-fsanitize=thread -DCASLIST_INLINE, plain libcaslist" "$tmp/ex-tinline" \
 		CC="${TSAN_CC:-$CC}" CXX="${TSAN_CXX:-$CXX}" CFLAGS="-O1 -g" CXXFLAGS="-O1 -g"
 else
@@ -142,16 +149,21 @@ else
 fi
 # asan: the plain library, or the project's own ASan build
 echo 'int main(void) { return 0; }' >"$tmp/t.c"
-case $SANITIZER in
-*thread*) tap_skip "ROUTE=asan: the library is built with TSan here" ;;
-*)
-	if $CC -fsanitize=address "$tmp/t.c" -o "$tmp/t" >/dev/null 2>&1; then
-		route asan "-fsanitize=address -DCASLIST_INLINE" "$tmp/ex-asan" CC="$CC" CXX="$CXX" \
-			CFLAGS="-O1 -g" CXXFLAGS="-O1 -g" EXTRA_FLAGS="$SAN_FLAGS"
-	else
-		tap_skip "ROUTE=asan: $CC cannot build with -fsanitize=address"
-	fi ;;
-esac
+if [ -n "$CASLIST_RUN" ]; then
+	tap_skip "ROUTE=asan: a cross build (AddressSanitizer does not run under qemu-user)"
+else
+	case $SANITIZER in
+	*thread*) tap_skip "ROUTE=asan: the library is built with TSan here" ;;
+	*)
+		# built and run: musl-gcc links glibc's libasan, which cannot run
+		if $CC -fsanitize=address "$tmp/t.c" -o "$tmp/t" >/dev/null 2>&1 && "$tmp/t"; then
+			route asan "-fsanitize=address -DCASLIST_INLINE" "$tmp/ex-asan" CC="$CC" \
+				CXX="$CXX" CFLAGS="-O1 -g" CXXFLAGS="-O1 -g" EXTRA_FLAGS="$SAN_FLAGS"
+		else
+			tap_skip "ROUTE=asan: $CC cannot build and run a -fsanitize=address program"
+		fi ;;
+	esac
+fi
 
 if command -v man >/dev/null 2>&1; then
 	MANPAGER=cat LC_ALL=C MANWIDTH=80 man -M "$root$mandir" -P cat caslist_move_head \

@@ -94,7 +94,7 @@ if [ "$TSAN_VARIANT" != yes ]; then
 fi
 lib=$b/lib/.libs/libcaslist-tsan.so
 [ -f "$lib" ] || lib=$b/lib/.libs/libcaslist-tsan.a
-nm -g --defined-only "$lib" 2>/dev/null | grep -q " caslist_tsan_cc_$fam\$"
+$NM -g --defined-only "$lib" 2>/dev/null | grep -q " caslist_tsan_cc_$fam\$"
 tap_check $? "libcaslist-tsan (built by $TSAN_CC) defines its family marker caslist_tsan_cc_$fam"
 
 if [ "$fam" = clang ]; then other=gcc; else other=clang; fi

@@ -12,4 +12,4 @@ if [ -z "$CASLIST_FUZZ_RANDOM" ]; then
 	esac
 fi
 export CASLIST_FUZZ_RANDOM
-exec "$bin" "$here"/corpus/*
+exec ${CASLIST_RUN-} "$bin" "$here"/corpus/*

@@ -16,12 +16,12 @@ esac
 threads=${CASLIST_LIN_THREADS:-"2 4 8"}
 seed=${CASLIST_STRESS_SEED:-26}
 for t in $threads; do
-	out=$("$bin" "$t" "$n" "$seed" 2>&1)
+	out=$($CASLIST_RUN "$bin" "$t" "$n" "$seed" 2>&1)
 	rc=$?
 	line=$(printf '%s\n' "$out" | grep '^lin threads=' | tail -n 1)
 	tap_check $rc "$line" "$out"
 done
-out=$("$bin" 4 2000 "$seed" -m 2>&1)
+out=$($CASLIST_RUN "$bin" 4 2000 "$seed" -m 2>&1)
 rc=$?
 line=$(printf '%s\n' "$out" | grep '^lin threads=' | tail -n 1)
 case $line in

@@ -9,12 +9,12 @@ seed=${CASLIST_STRESS_SEED:-1}
 secs=${CASLIST_STRESS_SECONDS:-2}
 tap_plan 4
 for t in 2 8 64; do
-	out=$("$bindir/bypass" "$t" "$secs" "$seed" 2>&1)
+	out=$($CASLIST_RUN "$bindir/bypass" "$t" "$secs" "$seed" 2>&1)
 	tap_check $? "bypass threads=$t seconds=$secs seed=$seed: $(printf '%s\n' "$out" | grep '^# bypass' | sed 's/^# bypass //')" "$out"
 done
 caught="" tried=""
 for t in 2 8 64 4; do
-	out=$("$bindir/bypass-mutant-nodefer" "$t" "$secs" "$seed" 2>&1)
+	out=$($CASLIST_RUN "$bindir/bypass-mutant-nodefer" "$t" "$secs" "$seed" 2>&1)
 	sum=$(printf '%s\n' "$out" | grep '^# bypass' | sed 's/^# bypass //')
 	if printf '%s\n' "$out" | grep -q '^not ok.*bypass bound'; then
 		caught="threads=$t: $sum"

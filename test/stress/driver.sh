@@ -31,7 +31,7 @@ stress_plan() {
 stress_run() {
 	tag=$1 desc=$2
 	shift 2
-	out=$("$@" 2>&1)
+	out=$($CASLIST_RUN "$@" 2>&1)
 	rc=$?
 	line=$(printf '%s\n' "$out" | grep "^$tag" | tail -n 1)
 	if [ $rc -eq 77 ]; then

@@ -7,7 +7,7 @@
 seed=${CASLIST_STRESS_SEED:-1}
 tap_plan 3
 for t in 2 4 8; do
-	out=$("$bindir/fl_grow" "$t" 20 "$seed" 2>&1)
+	out=$($CASLIST_RUN "$bindir/fl_grow" "$t" 20 "$seed" 2>&1)
 	tap_check $? "fl_grow threads=$t rounds=20 seed=$seed: $(printf '%s\n' "$out" | grep -c '^ok') ok" "$out"
 done
 tap_done

@@ -15,7 +15,7 @@ done
 caught=
 for args in "4 2 1" "8 2 2" "3 3 3"; do
 	# shellcheck disable=SC2086
-	out=$(CASLIST_STRESS_WATCHDOG=20 timeout 60 "$bindir/fl_stress-mutant-window" $args 2>&1)
+	out=$(CASLIST_STRESS_WATCHDOG=20 timeout 60 $CASLIST_RUN "$bindir/fl_stress-mutant-window" $args 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		caught="$args: exit $rc: $(printf '%s\n' "$out" | grep -m1 -E 'TAKEN inside|FAIL|ThreadSanitizer')"

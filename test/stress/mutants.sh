@@ -22,7 +22,7 @@ caught() {
 	bin=$1; want=$2; shift 2
 	for args in "rand 8 2 1" "all 8 2 2" "rotate 64 2 3" "rand 2 3 4"; do
 		# shellcheck disable=SC2086
-		out=$(CASLIST_STRESS_WATCHDOG=12 timeout 60 "$bindir/$bin" $args 2>&1)
+		out=$(CASLIST_STRESS_WATCHDOG=12 timeout 60 $CASLIST_RUN "$bindir/$bin" $args 2>&1)
 		rc=$?
 		if [ $rc -ne 0 ] && { [ -z "$want" ] || printf '%s\n' "$out" | grep -q "$want"; }; then
 			why=$(printf '%s\n' "$out" | grep -m1 -E 'FAIL|TIMEOUT|ThreadSanitizer|removed node' )

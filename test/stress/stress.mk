@@ -17,10 +17,15 @@ test_stress_stress_SOURCES = test/stress/stress.c test/util.h
 test_stress_stress_LDADD = $(TEST_LIBS)
 test_stress_xlist_SOURCES = test/stress/xlist.c test/util.h
 test_stress_xlist_LDADD = $(TEST_LIBS)
-# mix rcu (objects freed through call_rcu) needs liburcu-memb
+# mix rcu (objects freed through call_rcu) needs liburcu-memb.  The
+# per-target flags are defined in both branches: one defined only under
+# the condition leaves the other branch with no flags at all (not even
+# AM_CPPFLAGS' -I include).
+test_stress_xlist_CPPFLAGS = $(AM_CPPFLAGS)
+test_stress_xlist_CFLAGS = $(AM_CFLAGS)
 if HAVE_URCU_MEMB
-test_stress_xlist_CPPFLAGS = $(AM_CPPFLAGS) -DXLIST_URCU
-test_stress_xlist_CFLAGS = $(AM_CFLAGS) $(URCU_MEMB_CFLAGS)
+test_stress_xlist_CPPFLAGS += -DXLIST_URCU
+test_stress_xlist_CFLAGS += $(URCU_MEMB_CFLAGS)
 test_stress_xlist_LDADD += $(URCU_MEMB_LIBS)
 endif
 test_stress_fl_stress_SOURCES = test/stress/fl_stress.c test/util.h

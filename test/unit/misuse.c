@@ -113,6 +113,22 @@ static void add_zeroed(void)
 		fprintf(stderr, "a zeroed node was not added\n");
 }
 
+/* A node or list at an address that is not 8-aligned, as in a packed
+ * struct (struct { char tag; struct caslist_node link; } packed): the
+ * words could not keep their three flag bits.  Init aborts naming it,
+ * before any word is written. */
+static unsigned char unaligned_mem[64] __attribute__((aligned(8)));
+
+static void node_init_unaligned(void)
+{
+	caslist_node_init((struct caslist_node *)(uintptr_t)(unaligned_mem + 1));
+}
+
+static void init_unaligned(void)
+{
+	caslist_init((struct caslist_list *)(uintptr_t)(unaligned_mem + 4));
+}
+
 static struct caslist_list Z;	/* zeroed, never caslist_init'ed */
 
 static void add_uninit_list(void)
@@ -615,6 +631,7 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 static const char *const sites[] = {
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE((caslist_lk_w_of(n) & 7) == 0, op, n",
 	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, op, b",
 	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(caslist_lk_list_initialised(l), op",
 	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x",
@@ -646,8 +663,10 @@ static int sites_covered(void)
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;
 
+	/* make check exports it; run by hand (under qemu too) the program
+	 * falls back to the source tree it was configured from */
 	if (src == NULL)
-		src = ".";
+		src = MISUSE_SRCDIR;
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 		char path[1024], line[512];
 		FILE *fp;
@@ -707,6 +726,11 @@ int main(void)
 	tap_ok(aborts(add_tail_garbage_be, "caslist_add_tail", &g, "node is not initialised"),
 	       "add_tail of a node filled with 0xbe (never initialised) aborts naming it");
 	tap_ok(runs_clean(add_zeroed), "add_head of a zeroed node (FRESH) runs clean");
+	/* a node or list that is not 8-aligned (every build) */
+	tap_ok(aborts(node_init_unaligned, "caslist_node_init", unaligned_mem + 1, "not 8-aligned"),
+	       "node_init of a node at an odd address (packed embedding) aborts naming it");
+	tap_ok(aborts(init_unaligned, "caslist_init", unaligned_mem + 4, "not 8-aligned"),
+	       "init of a list at a 4-aligned address aborts naming it");
 	/* a list never initialised (every build) */
 	tap_ok(aborts(add_uninit_list, "caslist_add_head", &Z.head, "not initialised"),
 	       "add_head on a list never caslist_init'ed aborts");

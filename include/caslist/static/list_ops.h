@@ -48,7 +48,10 @@ static inline struct caslist_node *caslist_lk_head_of(const struct caslist_list 
 static inline const char *
 caslist_lk_unaddable_why(const struct caslist_node *n)
 {
-	const uintptr_t low = sizeof(uintptr_t) - 1; /* no address has these bits */
+	/* No node's address has these bits: nodes and heads are 8-aligned
+	 * on every target (list.h), pointers 4 or 8 bytes.  Not the pointer's
+	 * size: on ILP32, 0xbe garbage passed a 3-bit mask as a head. */
+	const uintptr_t low = 7;
 	const uintptr_t tags = CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG;
 	uintptr_t v = atomic_load_explicit(&n->next, memory_order_relaxed);
 	uintptr_t pv = atomic_load_explicit(&n->prev, memory_order_relaxed);
@@ -108,8 +111,25 @@ static inline int caslist_lk_pos_gone(const struct caslist_node *pos, const char
 	return CASLIST_ENOENT;
 }
 
+/*
+ * A node or head at an address that is not 8-aligned (struct caslist_node
+ * embedded in a packed struct, or at a cast offset) cannot carry the three
+ * flag bits its words keep in the low address bits (word.h): abort at
+ * init, before the first add stores a tagged word.  Every build; init
+ * only, no operation pays for it.  (list.h asserts the type's alignment at
+ * compile time; this catches what the type cannot: the address.)
+ */
+#define CASLIST_LK_MISALIGNED \
+	"address is not 8-aligned (a packed or misaligned struct caslist_node): " \
+	"the link words keep 3 flag bits in the low address bits"
+static inline void caslist_lk_check_aligned(const struct caslist_node *n, const char *op)
+{
+	CASLIST_LK_REQUIRE((caslist_lk_w_of(n) & 7) == 0, op, n, CASLIST_LK_MISALIGNED);
+}
+
 static inline void caslist__init(struct caslist_list *l)
 {
+	caslist_lk_check_aligned(caslist_lk_head_of(l), "caslist_init");
 	caslist_lk_init_head(caslist_lk_head_of(l));
 	/* Relaxed, as the head's words (caslist_lk_init_head). */
 	atomic_store_explicit(&l->want_next, 0, memory_order_relaxed);
@@ -118,6 +138,7 @@ static inline void caslist__init(struct caslist_list *l)
 
 static inline void caslist__node_init(struct caslist_node *n)
 {
+	caslist_lk_check_aligned(n, "caslist_node_init");
 	caslist_lk_init_node(n);
 }
 

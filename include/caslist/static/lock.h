@@ -129,12 +129,14 @@ static inline uintptr_t caslist_lk_lock(struct caslist_node *x, const char *op)
  * the line exclusive (a later CAS or store needs no second transaction);
  * every AMD64 CPU has it, Intel since Broadwell, and Intel's earlier
  * 64-bit CPUs execute the encoding as a no-op (it is what lets 64-bit
- * Windows 8.1+ require it).  -DCASLIST_NO_PREFETCHW, and other
- * architectures, use the compiler's write prefetch instead.
+ * Windows 8.1+ require it).  -DCASLIST_NO_PREFETCHW, 32-bit x86 (whose
+ * older CPUs may fault on the encoding) and other architectures use the
+ * compiler's write prefetch instead (__builtin_prefetch(x, 1, 3): PRFM
+ * PSTL1KEEP on aarch64, nothing where the target has no such hint).
  */
 static inline void caslist_lk_prefetch_w(const void *x)
 {
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(CASLIST_NO_PREFETCHW)
+#if defined(__x86_64__) && !defined(CASLIST_NO_PREFETCHW)
 	__asm__ __volatile__("prefetchw (%0)" : : "r"(x));
 #else
 	__builtin_prefetch(x, 1, 3);
