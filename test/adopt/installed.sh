@@ -88,6 +88,15 @@ run_examples() { # $1 = dir, $2 = label
 			tap_skip "$2 $name: not built by this route (a dependency missing, or TSan and no annotations: Makefile.example, $1.log)"
 			continue
 		fi
+		# README's example frees through liburcu without the TSan
+		# annotations (README stays plain C): under TSan every free after
+		# a grace period is a report (lru_touch runs the pattern annotated)
+		case "$SAN_FLAGS:$name" in
+		*thread*:readme_example)
+			tap_skip "$2 $name: TSan build, liburcu's grace periods are invisible to TSan (lru_touch runs the pattern annotated)"
+			continue
+			;;
+		esac
 		$CASLIST_RUN "$prog" >"$tmp/run.log" 2>&1
 		rc=$?
 		reports=$(grep -c -e 'WARNING: ThreadSanitizer' -e 'ERROR: AddressSanitizer' \
