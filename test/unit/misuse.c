@@ -631,7 +631,7 @@ static int reports_stuck(void (*fn)(void), const void *link, const char *holder,
 static const char *const sites[] = {
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(v == 0 || v == CASLIST_POISON_NEXT, op, n",
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&h->next",
-	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE((caslist_lk_w_of(n) & 7) == 0, op, n",
+	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE((CASLIST_LK_PCAST(uintptr_t, p) & 7) == 0, op, p",
 	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(b->n == 0 || b->l == l, op, b",
 	"include/caslist/static/batch_ops.h: CASLIST_LK_REQUIRE(caslist_lk_list_initialised(l), op",
 	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(!caslist_lk_prev_is_head(pv), op, x",

@@ -122,14 +122,16 @@ static inline int caslist_lk_pos_gone(const struct caslist_node *pos, const char
 #define CASLIST_LK_MISALIGNED \
 	"address is not 8-aligned (a packed or misaligned struct caslist_node): " \
 	"the link words keep 3 flag bits in the low address bits"
-static inline void caslist_lk_check_aligned(const struct caslist_node *n, const char *op)
+static inline void caslist_lk_check_aligned(const void *p, const char *op)
 {
-	CASLIST_LK_REQUIRE((caslist_lk_w_of(n) & 7) == 0, op, n, CASLIST_LK_MISALIGNED);
+	CASLIST_LK_REQUIRE((CASLIST_LK_PCAST(uintptr_t, p) & 7) == 0, op, p, CASLIST_LK_MISALIGNED);
 }
 
 static inline void caslist__init(struct caslist_list *l)
 {
-	caslist_lk_check_aligned(caslist_lk_head_of(l), "caslist_init");
+	/* On the list's own address, before any member access: forming
+	 * &l->head of a misaligned list is itself undefined (UBSan). */
+	caslist_lk_check_aligned(l, "caslist_init");
 	caslist_lk_init_head(caslist_lk_head_of(l));
 	/* Relaxed, as the head's words (caslist_lk_init_head). */
 	atomic_store_explicit(&l->want_next, 0, memory_order_relaxed);
