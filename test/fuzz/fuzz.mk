@@ -24,7 +24,7 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	-fno-omit-frame-pointer
 # the core's sources (CORE_SOURCES in Makefile.am), with the srcdir
 FUZZ_SRCS = $(srcdir)/test/fuzz/fuzz_list.c $(srcdir)/lib/list.c $(srcdir)/lib/batch.c \
-	$(srcdir)/lib/check.c $(srcdir)/lib/debug.c $(srcdir)/lib/freelist.c
+	$(srcdir)/lib/check.c $(srcdir)/lib/debug.c $(srcdir)/lib/freelist.c $(srcdir)/lib/wait.c
 CLEANFILES += test/fuzz/fuzz_list
 
 test/fuzz/fuzz_list: $(FUZZ_SRCS) $(STATIC_FILES)
