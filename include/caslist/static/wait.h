@@ -217,15 +217,14 @@ static inline void caslist_lk_backoff_yield(void)
 	caslist_lk_backoff_note_yield(ns);
 }
 
-/* The draw: xorshift32 on the thread's own state, seeded from its
- * address so that two threads do not draw alike. */
+/* The draw: xorshift32 on the thread's own state (0: not drawn yet, and
+ * xorshift's one fixed point, so it starts from a constant seed). */
 static inline unsigned caslist_lk_backoff_draw(void)
 {
 	unsigned r = CASLIST_LK_SELF.rng;
 
 	if (__builtin_expect(r == 0, 0))
-		r = CASLIST_LK_ICAST(unsigned, CASLIST_LK_PCAST(uintptr_t, &CASLIST_LK_SELF) >> 4) |
-		    1u;
+		r = 0x9e3779b9u;
 	r ^= r << 13;
 	r ^= r >> 17;
 	r ^= r << 5;
