@@ -13,11 +13,11 @@
  * from the add of o2, asserts that it granted whenever it sees T1's
  * ticket with F unseen.  (Granting, T2 queues a ticket of its own that
  * nobody grants here: that execution blocks in T2's wait, after the
- * grant, which a probe marks.  CASLIST_WAIT_IDLE keeps the next in
- * line's self-grant out of reach, so that no grant but T2's can serve
- * T1.)  The store-buffering pair (the ticket then F, F then the entry's
+ * grant, which a probe marks.  GENMC_CLOCK's clock, which stays at 0,
+ * keeps the next in line's self-grant (CASLIST_WAIT_IDLE_NS) out of
+ * reach, so that no grant but T2's can serve T1.)  The store-buffering pair (the ticket then F, F then the entry's
  * load of want_next) is what the two seq_cst orders give.
- * genmc-flags: -DCASLIST_WAIT_K=0 -DCASLIST_WAIT_ROUNDS=0 -DCASLIST_WAIT_IDLE=1000000 -DGENMC_WAIT_PAUSES=1 -DGENMC_CLOCK
+ * genmc-flags: -DCASLIST_WAIT_K=0 -DCASLIST_WAIT_ROUNDS=0 -DGENMC_WAIT_PAUSES=1 -DGENMC_CLOCK
  */
 #include <stdatomic.h>
 

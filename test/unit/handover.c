@@ -3,12 +3,13 @@
  * test/unit/handover.c - the head's hand-over by count (static/wait.h),
  * step by step with two threads: no timing decides the outcome.
  *
- * Built inline with CASLIST_WAIT_K 4, the idle samples about a tenth of
- * a second apart (the next in line grants itself only when the head was
- * free and unchanged that long: main's steps never pause so long) and
- * the wait layer's hook, which records each ticket taken and each grant
- * with who made it and how many head operations its maker had
- * completed.
+ * Built inline with CASLIST_WAIT_K 4, the wait module's clock injected
+ * (CASLIST_LK_CLOCK_NS: a counter that only main moves, and only in step
+ * 5: the next in line samples the head, and may grant itself, only when
+ * that clock has moved CASLIST_WAIT_IDLE_NS; so no host's or emulator's
+ * speed decides the outcome) and the wait layer's hook, which records
+ * each ticket taken and each grant with who made it and how many head
+ * operations its maker had completed.
  *
  *  1. main holds L(head) by the library's own step (lock_head_held: no
  *     ticket); the waiter's add_head loses its rounds and takes ticket 0;
@@ -21,9 +22,10 @@
  *     ticket is there, K more head operations of its own count
  *     themselves and the next one grants ticket 1 and takes ticket 2:
  *     main's add completes.
- *  5. main takes no more head operations: the waiter, next in line,
- *     finds the head free and unchanged between two samples and grants
- *     ticket 2 itself (the fallback); its add completes.
+ *  5. main takes no more head operations and moves the clock: the
+ *     waiter, next in line, finds the head free and unchanged between two
+ *     samples and grants ticket 2 itself (the fallback); its add
+ *     completes.
  * Then: three tickets, three grants, the list holds every node once,
  * the waiter's last node first and main's granted one second.  The
  * mutant nodefer (no entry counts itself) fails 2-4.
@@ -39,10 +41,13 @@ static void hook_grant(struct caslist_list *l, uint32_t t);
 static void hook_granted(struct caslist_list *l, uint32_t t);
 static void hook_grant_try(struct caslist_list *l, uint32_t t) { (void)l; (void)t; }
 
+/* The injected clock: still until step 5. */
+static _Atomic unsigned long long test_clock_ns;
+#define CASLIST_LK_CLOCK_NS() atomic_load(&test_clock_ns)
+
 #define CASLIST_INLINE 1
 #define CASLIST_WAIT_K 4
-#define CASLIST_WAIT_IDLE (1u << 22)
-#define CASLIST_WAIT_IDLE_US 100000
+#define CASLIST_WAIT_IDLE_NS 1000u
 #define CASLIST_LK_FAIR_HOOK(ev, l, t) hook_##ev(l, t)
 #include <caslist/caslist.h>
 
@@ -140,6 +145,13 @@ int main(void)
 	       "3. main's operation %d granted ticket 0 (by %d after %d), before the waiter's add",
 	       K + 1, atomic_load(&grant_by[0]), atomic_load(&grant_done[0]));
 	tap_ok(atomic_load(&ticket_by[1]) == 1, "3. and took ticket 1");
+	/* 5: main's add is back and takes no more; only now may a next in
+	 * line find the head idle, as the clock moves.  (Step 4 needs no
+	 * clock: the waiter's K + 1 operations grant by count.) */
+	while (atomic_load(&done_waiter) < K + 2) {
+		atomic_fetch_add(&test_clock_ns, CASLIST_WAIT_IDLE_NS);
+		sched_yield();
+	}
 	pthread_join(thr, NULL);
 	tap_ok(atomic_load(&grant_by[1]) == 0 && atomic_load(&grant_done[1]) == K + 1,
 	       "4. the waiter granted ticket 1 after its add and %d more (by %d after %d)", K,

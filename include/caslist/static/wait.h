@@ -22,11 +22,12 @@
  * pending ticket, resets the count and takes a ticket itself: a streak
  * ends after at most K more operations once a waiter has announced
  * itself, and the roles swap.  The next in line spins on its parking
- * slot (not on the head) for CASLIST_WAIT_SPIN pauses, then sleeps in
+ * slot (not on the head) for CASLIST_WAIT_SPIN_NS, then sleeps in
  * the kernel; the others sleep at once; a grant wakes the granted ticket
- * and the next one.  The next in line samples the head's word now and
- * then: if no operation took the head between two samples, the streak's
- * threads have left this head and nobody will grant; it grants itself.
+ * and the next one.  The next in line samples the head's word every
+ * CASLIST_WAIT_IDLE_NS (the module's clock, CASLIST_LK_CLOCK_NS): if no
+ * operation took the head between two samples, the streak's threads have
+ * left this head and nobody will grant; it grants itself.
  *
  * Who takes part: only operations that hold no link another thread
  * could wait for (caslist_lk_lock_head, move_head, touch's entry,
@@ -68,14 +69,17 @@ CASLIST_LK_BEGIN
 #ifndef CASLIST_WAIT_K
 #define CASLIST_WAIT_K 64	/* head operations a thread starts past a pending ticket */
 #endif
-#ifndef CASLIST_WAIT_SPIN
-#define CASLIST_WAIT_SPIN 4096	/* pauses the next in line spins before it sleeps */
+#if defined(CASLIST_WAIT_SPIN) || defined(CASLIST_WAIT_IDLE)
+#error "CASLIST_WAIT_SPIN and CASLIST_WAIT_IDLE (pauses) are now CASLIST_WAIT_SPIN_NS and CASLIST_WAIT_IDLE_NS (time: caslist(3), Waiting)"
 #endif
-#ifndef CASLIST_WAIT_IDLE
-#define CASLIST_WAIT_IDLE 256	/* pauses between the next in line's samples of the head */
+#ifndef CASLIST_WAIT_SPIN_NS
+#define CASLIST_WAIT_SPIN_NS 100000u	/* ns the next in line spins before it sleeps */
+#endif
+#ifndef CASLIST_WAIT_IDLE_NS
+#define CASLIST_WAIT_IDLE_NS 5000u	/* ns between the next in line's samples of the head */
 #endif
 #ifndef CASLIST_WAIT_IDLE_US
-#define CASLIST_WAIT_IDLE_US 50	/* the same, once it sleeps */
+#define CASLIST_WAIT_IDLE_US 50	/* its sleeps' length, once it sleeps */
 #endif
 #ifndef CASLIST_LK_STAT
 #define CASLIST_LK_STAT(field, n) ((void)0)
@@ -83,6 +87,15 @@ CASLIST_LK_BEGIN
 #ifndef CASLIST_LK_STAT_YIELD	/* a sched_yield took ns; slow: over the threshold */
 #define CASLIST_LK_STAT_YIELD(ns, slow) ((void)0)
 #endif
+/* The wait module's clock, in ns (every budget of the head's turn, the
+ * stuck watch, a yield's length): the monotonic clock unless a test
+ * defines it (test/unit/handover: a clock that moves only when the test
+ * says, so that no emulator's or host's speed decides an outcome). */
+#ifndef CASLIST_LK_CLOCK_NS
+#define CASLIST_LK_CLOCK_NS() caslist_lk_clock_ns()
+#endif
+/* Pauses between two reads of the clock while the next in line spins. */
+#define CASLIST_LK_CLOCK_EVERY 32u
 /* A test hook (test/unit/handover, test/stress/bypass,
  * test/genmc/fairticket): EV is ticket (the waiter, after taking ticket
  * T), grant_try (a granter, about to try to grant T), grant (the
@@ -165,13 +178,21 @@ static inline void caslist_lk_cpu_relax(void)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__) || defined(__arm__)
 	__asm__ __volatile__("yield" ::: "memory");
+#elif defined(__riscv)
+	/* Zihintpause's pause (a FENCE hint: a no-op on cores without it),
+	 * by its encoding: the assembler accepts it without the extension. */
+	__asm__ __volatile__(".4byte 0x0100000f" ::: "memory");
+#elif defined(__powerpc64__) || defined(__powerpc__)
+	/* the low-priority hint (or 27,27,27, "yield") */
+	__asm__ __volatile__("or 27,27,27" ::: "memory");
 #else
 	/* A compiler barrier only (G1): no order between threads. */
 	atomic_signal_fence(memory_order_acq_rel);
 #endif
 }
 
-static inline unsigned long long caslist_lk_backoff_now_ns(void)
+/* The monotonic clock (CASLIST_LK_CLOCK_NS's default). */
+static inline unsigned long long caslist_lk_clock_ns(void)
 {
 	struct timespec ts;
 
@@ -186,9 +207,15 @@ static inline unsigned long long caslist_lk_backoff_now_ns(void)
 	       CASLIST_LK_ICAST(unsigned long long, ts.tv_nsec);
 }
 
+/* The module's clock: every time budget and the watch read this one. */
+static inline unsigned long long caslist_lk_now_ns(void)
+{
+	return CASLIST_LK_CLOCK_NS();
+}
+
 static inline unsigned long long caslist_lk_backoff_now_ms(void)
 {
-	return caslist_lk_backoff_now_ns() / 1000000u;
+	return caslist_lk_now_ns() / 1000000u;
 }
 
 /* The crowding hint: a slow yield raises it, a quick one lowers it. */
@@ -208,11 +235,11 @@ static inline unsigned caslist_lk_backoff_cap(void)
 
 static inline void caslist_lk_backoff_yield(void)
 {
-	unsigned long long t0 = caslist_lk_backoff_now_ns(), ns;
+	unsigned long long t0 = caslist_lk_now_ns(), ns;
 
 	CASLIST_LK_STAT(yields, 1);
 	sched_yield();
-	ns = caslist_lk_backoff_now_ns() - t0;
+	ns = caslist_lk_now_ns() - t0;
 	CASLIST_LK_STAT_YIELD(ns, ns > CASLIST_LK_YIELD_SLOW_NS);
 	caslist_lk_backoff_note_yield(ns);
 }
@@ -358,23 +385,25 @@ caslist_lk_fair_grant(struct caslist_list *l, uint32_t s)
 /*
  * Wait, holding nothing, until ticket T of L is granted.  The next in
  * line (want_served == T) spins on its slot's seq, not on the list's line
- * (which the streak's thread is writing), and every CASLIST_WAIT_IDLE
- * pauses samples the head's word: a head whose word is free and did not
- * change in that time has no streak running on it (every operation that
- * takes the head writes its word), so nobody will grant; the next in
- * line grants itself.  After CASLIST_WAIT_SPIN pauses it sleeps, waking every
- * CASLIST_WAIT_IDLE_US to sample again.  The others sleep until a grant
- * makes them next.
+ * (which the streak's thread is writing), and every CASLIST_WAIT_IDLE_NS
+ * (the module's clock) samples the head's word: a head whose word is
+ * free and did not change in that time has no streak running on it
+ * (every operation that takes the head writes its word), so nobody will
+ * grant; the next in line grants itself.  CASLIST_WAIT_SPIN_NS after it
+ * became next in line it sleeps, waking every CASLIST_WAIT_IDLE_US to
+ * sample again.  The others sleep until a grant makes them next.  Both
+ * budgets are time, not pauses: a pause's cost differs from host to
+ * host, and where the CPU has no hint a pause is no wait at all.
  */
 static __attribute__((noinline, cold, unused)) void
 caslist_lk_fair_turn(struct caslist_list *l, uint32_t t, struct caslist_lk_backoff *watch,
 		     const char *op)
 {
 	struct caslist_lk_park *p = caslist_lk_park_of(l, t);
-	/* Relaxed: a sample compared with later samples; nothing is read
-	 * through it. */
-	uintptr_t head = atomic_load_explicit(&l->head.next, memory_order_relaxed);
-	unsigned spun = 0;
+	/* The head's word at the last sample (taken once next in line). */
+	uintptr_t head = 0;
+	unsigned long long t_next = 0, t_sample = 0;	/* when it became next; its last sample */
+	bool next = false;
 
 	for (;;) {
 		/* Acquire: pairs with the release half of the bump's RMW
@@ -385,31 +414,44 @@ caslist_lk_fair_turn(struct caslist_list *l, uint32_t t, struct caslist_lk_backo
 		 * by it but the turn itself. */
 		uint32_t served = atomic_load_explicit(&l->want_served, memory_order_acquire);
 		unsigned left = CASLIST_LK_PARK_MAX_US;
+		unsigned long long clk;
 		uintptr_t now;
 
 		if (caslist_lk_fair_passed(served, t))
 			break;
 		if (served == t) {	/* next in line */
-			if (spun < CASLIST_WAIT_SPIN) {
-				for (unsigned i = 0; i < CASLIST_WAIT_IDLE; i++, spun++) {
+			clk = caslist_lk_now_ns();
+			if (!next) {	/* the first sample, and the spin's start */
+				next = true;
+				t_next = t_sample = clk;
+				/* Relaxed, as every sample: compared with
+				 * later samples, nothing is read through it. */
+				head = atomic_load_explicit(&l->head.next, memory_order_relaxed);
+			}
+			if (clk - t_next < CASLIST_WAIT_SPIN_NS) {
+				for (unsigned i = 0; i < CASLIST_LK_CLOCK_EVERY; i++) {
 					caslist_lk_cpu_relax();
 					if (atomic_load_explicit(&p->seq, memory_order_relaxed) != seen)
 						break;
 				}
 				if (atomic_load_explicit(&p->seq, memory_order_relaxed) != seen)
 					continue;
+				clk = caslist_lk_now_ns();
 			}
-			now = atomic_load_explicit(&l->head.next, memory_order_relaxed);
-			if (now == head && !caslist_lk_w_locked(now)) {
-				/* No operation took the head meanwhile, and none
-				 * holds it: grant ourselves (we are the oldest
-				 * pending ticket).  A head held that long is
-				 * waited for as it is. */
-				caslist_lk_fair_grant(l, t);
-				continue;
+			if (clk - t_sample >= CASLIST_WAIT_IDLE_NS) {
+				now = atomic_load_explicit(&l->head.next, memory_order_relaxed);
+				if (now == head && !caslist_lk_w_locked(now)) {
+					/* No operation took the head meanwhile,
+					 * and none holds it: grant ourselves (we
+					 * are the oldest pending ticket).  A head
+					 * held that long is waited for as it is. */
+					caslist_lk_fair_grant(l, t);
+					continue;
+				}
+				head = now;
+				t_sample = clk;
 			}
-			head = now;
-			if (spun < CASLIST_WAIT_SPIN)
+			if (clk - t_next < CASLIST_WAIT_SPIN_NS)
 				continue;
 			left = CASLIST_WAIT_IDLE_US;
 		}
