@@ -96,11 +96,14 @@ caslist_targets_host() { # $[]1 compiler, $[]2 language
 
 # CASLIST_CHECK_RUNNER - how make check runs the host's programs.  Natively:
 # nothing.  Cross compiling: tools/qemu-run (qemu-user with the cross
-# sysroot as its -L prefix; i386 natively on an x86-64 build machine
-# through the sysroot's loader).  CASLIST_TEST_RUNNER=CMD overrides it;
+# sysroot as its -L prefix; i386 on an x86-64 build machine natively
+# through the sysroot's loader, or, where the kernel cannot execute it,
+# qemu-i386 with every test program linked -all-static: tools/i386-route).  CASLIST_TEST_RUNNER=CMD overrides it;
 # automake's LOG_COMPILER runs the test programs with it and the test
 # scripts run every program through it ($CASLIST_RUN).
 AC_DEFUN([CASLIST_CHECK_RUNNER], [
+CASLIST_RUN_STATIC=
+CASLIST_PROG_LDFLAGS=
 AC_ARG_VAR([CASLIST_TEST_RUNNER], [command that runs a host program in make check (default: none natively; when cross compiling, tools/qemu-run with the host's qemu and sysroot)])
 AC_MSG_CHECKING([how make check runs the host's programs])
 AS_IF([test "x$cross_compiling" != xyes || test -n "$CASLIST_TEST_RUNNER"], [
@@ -119,12 +122,32 @@ AS_IF([test "x$cross_compiling" != xyes || test -n "$CASLIST_TEST_RUNNER"], [
     [powerpc64], [caslist_qemu_cpu=ppc64])
   CASLIST_TEST_RUNNER="$ac_abs_confdir/tools/qemu-run --cpu $caslist_qemu_cpu${caslist_sysroot:+ --sysroot $caslist_sysroot} --"
   caslist_runner_note="tools/qemu-run --cpu $caslist_qemu_cpu --sysroot ${caslist_sysroot:-none}"
-  AS_IF([test "$caslist_qemu_cpu" = i386 && test "x$build_cpu" = xx86_64],
-    [caslist_runner_note="$caslist_runner_note (natively, through the sysroot's loader)"],
-    [AS_IF([command -v "qemu-$caslist_qemu_cpu" >/dev/null 2>&1 || command -v "qemu-$caslist_qemu_cpu-static" >/dev/null 2>&1], [],
+  AS_IF([test "$caslist_qemu_cpu" = i386 && test "x$build_cpu" = xx86_64], [
+    # 32-bit x86 on x86-64: natively where the kernel executes it, else
+    # static under qemu-i386 (tools/i386-route says which, and why)
+    # (CASLIST_I386_ROUTE: the answer of a probe already made, by
+    # tools/cross-check)
+    AS_IF([test -n "${CASLIST_I386_ROUTE:-}"],
+      [caslist_i386_route=$CASLIST_I386_ROUTE; : >conftest.i386],
+      [caslist_i386_route=`"$ac_abs_confdir/tools/i386-route" "$CC" 2>conftest.i386`])
+    caslist_i386_why=`tr '
+' ' ' <conftest.i386`
+    rm -f conftest.i386
+    AS_CASE([$caslist_i386_route],
+      [native], [caslist_runner_note="$caslist_runner_note (natively, through the sysroot's loader)"],
+      [qemu], [CASLIST_TEST_RUNNER="$ac_abs_confdir/tools/qemu-run --cpu i386 --static --"
+               CASLIST_RUN_STATIC=yes
+               CASLIST_PROG_LDFLAGS=-all-static
+               caslist_runner_note="tools/qemu-run --cpu i386 --static (${caslist_i386_why}qemu-i386, test programs linked -all-static)"],
+      [caslist_runner_note="$caslist_runner_note (${caslist_i386_why}make check will fail)"])
+  ], [AS_IF([command -v "qemu-$caslist_qemu_cpu" >/dev/null 2>&1 || command -v "qemu-$caslist_qemu_cpu-static" >/dev/null 2>&1], [],
       [caslist_runner_note="$caslist_runner_note (qemu-$caslist_qemu_cpu not found: Debian package qemu-user; make check will fail)"])])
 ])
 AC_MSG_RESULT([$caslist_runner_note])
 AC_SUBST([CASLIST_TEST_RUNNER])
+# the qemu-i386 route: every program make check runs is static (no shared
+# library, no loader); the tests that exist for the shared library skip
+AC_SUBST([CASLIST_RUN_STATIC])
+AC_SUBST([CASLIST_PROG_LDFLAGS])
 AM_CONDITIONAL([CROSS_RUN], [test -n "$CASLIST_TEST_RUNNER"])
 ])

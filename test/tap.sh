@@ -70,6 +70,13 @@ tap_native_only() {
 	fi
 }
 
+# PROG_STATIC: what a script adds to the link of a program it builds and
+# runs through $CASLIST_RUN: -static on configure's static-only route
+# (RUN_STATIC=yes, qemu-i386: no program there runs through a loader).
+# Needs adopt-env.sh sourced first.
+PROG_STATIC=
+[ "${RUN_STATIC:-}" != yes ] || PROG_STATIC=-static
+
 tap_done() {
 	tap_short=0
 	if [ -z "$tap_planned" ]; then

@@ -83,7 +83,7 @@ test/adopt-env.sh: Makefile
 	echo "PKG_CONFIG='$(PKG_CONFIG)'"; echo "MAKE='$(MAKE)'"; \
 	echo "NM='$(NM)'"; echo "OBJDUMP='$(OBJDUMP)'"; echo "CASLIST_RUN='$(CASLIST_TEST_RUNNER)'"; \
 	echo "TSAN_HOST='$(CASLIST_TSAN_HOST)'"; echo "HOST='$(host)'"; \
-	echo "OTHER_HOST='$(CASLIST_OTHER_HOST)'"; \
+	echo "OTHER_HOST='$(CASLIST_OTHER_HOST)'"; echo "RUN_STATIC='$(CASLIST_RUN_STATIC)'"; \
 	echo "VERSION='$(VERSION)'"; echo "LT_VERSION='$(CASLIST_LT_VERSION)'"; \
 	echo "prefix='$(prefix)'"; echo "libdir='$(libdir)'"; echo "mandir='$(mandir)'"; \
 	echo "docdir='$(docdir)'"; echo "includedir='$(includedir)'"; \

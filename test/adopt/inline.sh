@@ -29,7 +29,7 @@ try() {
 	name=$1
 	shift
 	# shellcheck disable=SC2086
-	if "$@" $SAN_FLAGS $inc -o "$tmp/t" "$src" -x none "$lib" $PTHREAD_CFLAGS >"$tmp/log" 2>&1 &&
+	if "$@" $SAN_FLAGS $inc -o "$tmp/t" "$src" -x none "$lib" $PTHREAD_CFLAGS $PROG_STATIC >"$tmp/log" 2>&1 &&
 		$CASLIST_RUN "$tmp/t" >>"$tmp/log" 2>&1; then
 		tap_ok "$name"
 	else

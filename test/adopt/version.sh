@@ -44,7 +44,7 @@ int main(void)
 }
 SRC
 lib=$b/lib/.libs
-if [ -f "$lib/libcaslist.so" ]; then
+if [ -f "$lib/libcaslist.so" ] && [ -z "$PROG_STATIC" ]; then
 	link="-L$lib -lcaslist"
 elif [ -f "$lib/libcaslist.a" ]; then
 	link="$lib/libcaslist.a"
@@ -53,7 +53,7 @@ else
 fi
 if [ -n "$link" ] &&
 	$CC $SAN_FLAGS -I"$SRCDIR/include" -I"$b/include" "$tmp/v.c" $link $PTHREAD_CFLAGS \
-		-o "$tmp/v" >"$tmp/log" 2>&1; then
+		$PROG_STATIC -o "$tmp/v" >"$tmp/log" 2>&1; then
 	got=$(LD_LIBRARY_PATH=$lib $CASLIST_RUN "$tmp/v")
 	tap_check "$(test "$got" = "$want $want $VERSION"; echo $?)" \
 		"CASLIST_VERSION, caslist_version(), CASLIST_VERSION_STRING: '$got' (want '$want $want $VERSION')"
@@ -109,7 +109,7 @@ int main(void)
 }
 SRC
 	if $CC -I"$SRCDIR/test/adopt" -I"$SRCDIR/include" -I"$b/include" "$tmp/rows.c" \
-		-o "$tmp/rows" >"$tmp/log" 2>&1 && $CASLIST_RUN "$tmp/rows" >"$tmp/rows.out"; then
+		$PROG_STATIC -o "$tmp/rows" >"$tmp/log" 2>&1 && $CASLIST_RUN "$tmp/rows" >"$tmp/rows.out"; then
 		case $(sed -n 1p "$tmp/rows.out") in
 		"pointer 8") lay=${rec%.symbols}.layout model=LP64 ;;
 		"pointer 4") lay=${rec%.symbols}.ilp32.layout model=ILP32 ;;
