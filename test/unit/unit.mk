@@ -5,10 +5,10 @@
 # covers: test/README.md.
 check_PROGRAMS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/hang test/unit/backoff \
-	test/unit/fl_seq test/unit/fl_untouched test/unit/handover
+	test/unit/fl_seq test/unit/fl_untouched test/unit/handover test/unit/park
 TESTS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/fl_seq test/unit/fl_untouched \
-	test/unit/backoff test/unit/hang test/unit/handover
+	test/unit/backoff test/unit/hang test/unit/handover test/unit/park
 test_unit_seq_SOURCES = test/unit/seq.c test/tap.h test/util.h
 test_unit_seq_LDADD = $(TEST_LIBS)
 test_unit_batch_SOURCES = test/unit/batch.c test/tap.h test/util.h
@@ -44,6 +44,11 @@ test_unit_backoff_LDADD = $(TEST_LIBS)
 # step by step (inline: the wait layer's hook).
 test_unit_handover_SOURCES = test/unit/handover.c test/tap.h test/util.h
 test_unit_handover_LDADD = $(TEST_LIBS)
+# park: the parking lot's futex calls (lib/wait.c), a timed park's timeout
+# among them (the 64-bit time_t layout of 32-bit targets).
+test_unit_park_SOURCES = test/unit/park.c test/tap.h test/util.h
+test_unit_park_CPPFLAGS = $(LIB_CPPFLAGS)
+test_unit_park_LDADD = $(TEST_LIBS)
 test_unit_fl_seq_SOURCES = test/unit/fl_seq.c test/tap.h test/util.h
 test_unit_fl_seq_LDADD = $(TEST_LIBS)
 test_unit_fl_untouched_SOURCES = test/unit/fl_untouched.c test/tap.h
