@@ -5,10 +5,10 @@
 # covers: test/README.md.
 check_PROGRAMS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/hang test/unit/backoff \
-	test/unit/fl_seq test/unit/fl_untouched test/unit/handover
+	test/unit/fl_seq test/unit/fl_untouched test/unit/handover test/unit/movemove
 TESTS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/fl_seq test/unit/fl_untouched \
-	test/unit/backoff test/unit/hang test/unit/handover
+	test/unit/backoff test/unit/hang test/unit/handover test/unit/movemove
 test_unit_seq_SOURCES = test/unit/seq.c test/tap.h test/util.h
 test_unit_seq_LDADD = $(TEST_LIBS)
 test_unit_batch_SOURCES = test/unit/batch.c test/tap.h test/util.h
@@ -44,6 +44,9 @@ test_unit_backoff_LDADD = $(TEST_LIBS)
 # step by step (inline: the wait layer's hook).
 test_unit_handover_SOURCES = test/unit/handover.c test/tap.h test/util.h
 test_unit_handover_LDADD = $(TEST_LIBS)
+# movemove: two move_heads of one node racing both return CASLIST_OK
+test_unit_movemove_SOURCES = test/unit/movemove.c test/tap.h
+test_unit_movemove_LDADD = $(TEST_LIBS)
 test_unit_fl_seq_SOURCES = test/unit/fl_seq.c test/tap.h test/util.h
 test_unit_fl_seq_LDADD = $(TEST_LIBS)
 test_unit_fl_untouched_SOURCES = test/unit/fl_untouched.c test/tap.h
