@@ -272,10 +272,12 @@ CASLIST_API void caslist_add_tail(struct caslist_list *l, struct caslist_node *n
 /** caslist_add_after - link @n right after @pos (a node or &l->head).
  * Returns CASLIST_OK, or CASLIST_ENOENT if @pos is not linked. */
 CASLIST_API int caslist_add_after(struct caslist_node *pos, struct caslist_node *n);
-/** caslist_add_near - link @n next to @pos without waiting on a busy link:
- * takes whichever of the links after and before @pos is free first
- * (for @pos = &l->head: head or tail).  Returns CASLIST_NEAR_AFTER,
- * CASLIST_NEAR_BEFORE, or CASLIST_ENOENT if @pos is not linked. */
+/** caslist_add_near - link @n next to @pos, on whichever side is free:
+ * tries the link after @pos and the link before it, each once, and takes
+ * the first that is free (for @pos = &l->head: head or tail); while both
+ * are busy it backs off and tries both again.  Returns
+ * CASLIST_NEAR_AFTER, CASLIST_NEAR_BEFORE, or CASLIST_ENOENT if @pos is
+ * not linked. */
 CASLIST_API int caslist_add_near(struct caslist_node *pos, struct caslist_node *n);
 
 /* ---- removing ------------------------------------------------------ */

@@ -5,10 +5,10 @@
 # covers: test/README.md.
 check_PROGRAMS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/hang test/unit/backoff \
-	test/unit/fl_seq test/unit/fl_untouched test/unit/handover test/unit/park
+	test/unit/fl_seq test/unit/fl_untouched test/unit/handover test/unit/park test/unit/movemove
 TESTS += test/unit/seq test/unit/batch test/unit/seq-inline test/unit/batch-inline \
 	test/unit/misuse test/unit/misuse-release test/unit/fl_seq test/unit/fl_untouched \
-	test/unit/backoff test/unit/hang test/unit/handover test/unit/park
+	test/unit/backoff test/unit/hang test/unit/handover test/unit/park test/unit/movemove
 test_unit_seq_SOURCES = test/unit/seq.c test/tap.h test/util.h
 test_unit_seq_LDADD = $(TEST_LIBS)
 test_unit_batch_SOURCES = test/unit/batch.c test/tap.h test/util.h
@@ -49,6 +49,9 @@ test_unit_handover_LDADD = $(TEST_LIBS)
 test_unit_park_SOURCES = test/unit/park.c test/tap.h test/util.h
 test_unit_park_CPPFLAGS = $(LIB_CPPFLAGS)
 test_unit_park_LDADD = $(TEST_LIBS)
+# movemove: two move_heads of one node racing both return CASLIST_OK
+test_unit_movemove_SOURCES = test/unit/movemove.c test/tap.h
+test_unit_movemove_LDADD = $(TEST_LIBS)
 test_unit_fl_seq_SOURCES = test/unit/fl_seq.c test/tap.h test/util.h
 test_unit_fl_seq_LDADD = $(TEST_LIBS)
 test_unit_fl_untouched_SOURCES = test/unit/fl_untouched.c test/tap.h

@@ -415,9 +415,9 @@ static inline int caslist__move_head(struct caslist_list *l, struct caslist_node
 
 /*
  * [S12] touch: move n to the head if it is linked, add it at the head if
- * it is FRESH, and leave it alone if it is OWNED (doc/protocol.md section
- * 1, node states), with exactly one winner when several threads race to
- * add the same fresh node.  The claim is one CAS on n->next from 0 to
+ * it is FRESH, and leave it alone if it is OWNED (doc/protocol.md, "Node
+ * states and transitions"), with exactly one winner when several threads
+ * race to add the same fresh node.  The claim is one CAS on n->next from 0 to
  * CASLIST_LK_CLAIMED, a locked word: to everyone else n now looks linked and busy
  * (caslist_lk_lock waits on it, a second claim fails), which is the "in
  * transit" state of move_head.  The winner then takes L(head) and inserts

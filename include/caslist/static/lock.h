@@ -125,12 +125,12 @@ static inline uintptr_t caslist_lk_lock(struct caslist_node *x, const char *op)
  * caslist_lk_prefetch_w - start fetching x's cache line for writing, without
  * waiting for it.  A hint, not an access: it has no effect in the C11
  * memory model (nothing to pair with, nothing TSan sees), never faults, so
- * a stale or garbage pointer is harmless.  x86-64: PREFETCHW, which takes
- * the line exclusive (a later CAS or store needs no second transaction);
- * every AMD64 CPU has it, Intel since Broadwell, and Intel's earlier
- * 64-bit CPUs execute the encoding as a no-op (it is what lets 64-bit
- * Windows 8.1+ require it).  -DCASLIST_NO_PREFETCHW, 32-bit x86 (whose
- * older CPUs may fault on the encoding) and other architectures use the
+ * a stale or garbage pointer is harmless.  x86-64: PREFETCHW, which
+ * fetches the line in the exclusive state, so the CAS or store that
+ * follows needs no second request for ownership; an x86-64 CPU either
+ * implements it or executes its encoding as a no-op, so it is safe on
+ * every one.  -DCASLIST_NO_PREFETCHW, 32-bit x86 (where a CPU
+ * without it may fault on the encoding) and other architectures use the
  * compiler's write prefetch instead (__builtin_prefetch(x, 1, 3): PRFM
  * PSTL1KEEP on aarch64, nothing where the target has no such hint).
  */
@@ -514,10 +514,10 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
  * then one CAS on pv's next word expecting n (caslist_lk_trylock_at).
  * pv, not a second load of n->prev after L(n): the CAS on the hint's
  * link is what validates any hint as n's predecessor (I3), however old,
- * and the memory rule covers every pointer the operation read; the
- * second load cost five instructions and a dependent load between the
- * two CASes (doc/cost.md, "One thread on a cold list: the instructions
- * are the lookahead").  pv may be 0 (n re-initialised and re-added
+ * and the memory rule covers every pointer the operation read; a
+ * second load would put more instructions and a dependent load between
+ * the two CASes (doc/cost.md, "One thread on a cold list: the
+ * instructions are the lookahead").  pv may be 0 (n re-initialised and re-added
  * between the two loads and the CAS on n): that is a busy round too.
  * True: both held, *sw (n's successor word) and *pred set.
  * False: nothing held.  *busy is then the link found busy (the
