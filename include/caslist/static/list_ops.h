@@ -303,7 +303,6 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			   const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_lk_fair fw = { 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *p;
 	uintptr_t seen, s, f;
@@ -311,7 +310,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	if (busy == NULL)
 		caslist_lk_fair_enter(l, op);
 	else
-		caslist_lk_fair_wait(l, &b, &fw, busy, op);
+		caslist_lk_fair_wait(l, &b, busy, op);
 	s = caslist_lk_lock_prefetch(n, &seen, op);
 	for (;;) {
 		if (s == 0)
@@ -333,7 +332,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
-		caslist_lk_fair_wait(l, &b, &fw, busy, op);
+		caslist_lk_fair_wait(l, &b, busy, op);
 		s = caslist_lk_lock_prefetch(n, &seen, op);
 	}
 	/* Holding L(n), L(pred) and L(head): unlink steps 1-2 (n leaves its
@@ -496,7 +495,6 @@ static inline struct caslist_node *caslist__pop_head(struct caslist_list *l)
 static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_lk_fair fw = { 0 };
 	struct caslist_node *h = caslist_lk_head_of(l);
 	struct caslist_node *t = NULL;
 
@@ -534,7 +532,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 				break;
 			}
 		}
-		caslist_lk_fair_wait(l, &b, &fw, h, "caslist_pop_tail");
+		caslist_lk_fair_wait(l, &b, h, "caslist_pop_tail");
 	}
 	return t;
 }

@@ -87,12 +87,11 @@ static inline bool caslist_lk_trylock(struct caslist_node *x, uintptr_t *sw, con
  * only aim the next CAS).  Caller obeys the lock order (see
  * caslist_lk_lock_prev).  The wait uses the caller's backoff B.  FAIR:
  * the list whose head x is, when the caller holds nothing and the wait
- * may take a ticket (wait.h), with FW its ticket; NULL for every other
- * wait.
+ * may take a ticket (wait.h); NULL for every other wait.
  */
 static inline uintptr_t caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
 					     struct caslist_lk_backoff *b, struct caslist_list *fair,
-					     struct caslist_lk_fair *fw, const char *op)
+					     const char *op)
 {
 	uintptr_t v = *vp;
 
@@ -105,7 +104,7 @@ static inline uintptr_t caslist_lk_lock_from(struct caslist_node *x, uintptr_t *
 			return v;
 		if (caslist_lk_w_locked(v)) {
 			if (fair != NULL)
-				caslist_lk_fair_wait(fair, b, fw, x, op);
+				caslist_lk_fair_wait(fair, b, x, op);
 			else
 				caslist_lk_backoff_wait(b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -118,7 +117,7 @@ static inline uintptr_t caslist_lk_lock(struct caslist_node *x, const char *op)
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	return caslist_lk_lock_from(x, &v, &b, NULL, NULL, op);
+	return caslist_lk_lock_from(x, &v, &b, NULL, op);
 }
 
 /*
@@ -208,7 +207,7 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_prefetch(struct caslist_node *x, uintp
 	} else if (!caslist_lk_w_unlinked(v)) {
 		caslist_lk_prefetch_vals(x, v, pv, op);
 	}
-	return caslist_lk_lock_from(x, seen, &b, NULL, NULL, op);
+	return caslist_lk_lock_from(x, seen, &b, NULL, op);
 }
 
 /*
@@ -400,8 +399,9 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
  * splice_head, pop_head): it defers to a pending ticket first and its
  * wait may take one (wait.h).  caslist_lk_lock_head_held is for callers
  * holding links another thread may wait on (a touch's claimed node, a
- * cut's last link, a flush's chain): it neither defers nor takes a
- * ticket.  Either way the caller holds nothing a parked thread could
+ * cut's last link, a flush's chain): it counts itself and, at its K,
+ * grants the oldest pending ticket, but never takes a ticket or waits
+ * for a turn.  Either way the caller holds nothing a parked thread could
  * block for long: those links are waited on only by threads that hold
  * nothing themselves.
  */
@@ -409,13 +409,12 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct
 						const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
-	struct caslist_lk_fair fw = { 0 };
 	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
 	uintptr_t f;
 
 	if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
 		return v;
-	f = caslist_lk_lock_from(h, &v, &b, fair, &fw, op);
+	f = caslist_lk_lock_from(h, &v, &b, fair, op);
 	CASLIST_LK_REQUIRE(f != 0, op, h, CASLIST_LK_NOT_INIT);
 	return f;
 }

@@ -29,10 +29,12 @@
  * operation took the head between two samples, the streak's threads have
  * left this head and nobody will grant; it grants itself.
  *
- * Who takes part: only operations that hold no link another thread
- * could wait for (caslist_lk_lock_head, move_head, touch's entry,
- * pop_tail); the `_held` waits never take or grant a ticket, so a ticket
- * holder never waits for a thread that waits for it.
+ * Who takes part: operations that hold no link another thread could
+ * wait for (caslist_lk_lock_head, move_head, touch's entry, pop_tail)
+ * count, grant, take tickets and wait for turns; the `_held` waits count
+ * and grant but never take a ticket or wait for a turn, so a ticket
+ * holder never waits for a thread that waits for it.  Other paths that
+ * lock the head do not take part (doc/wait.md, "The bound").
  */
 #ifndef CASLIST_STATIC_WAIT_H
 #define CASLIST_STATIC_WAIT_H
@@ -160,17 +162,8 @@ struct caslist_lk_backoff {
 	unsigned spins;		/* the budget: pauses are drawn in [0, spins] */
 	unsigned char rounds;	/* head waits: rounds since the last ticket or turn */
 	unsigned char armed;	/* this wait owns the watch's state */
-	unsigned char fair;	/* CASLIST_LK_FAIR_NONE or _TURN */
 };
-#define CASLIST_LK_BACKOFF_INIT { 0, 0, 0, 0 }
-#define CASLIST_LK_FAIR_NONE 0	/* no ticket */
-#define CASLIST_LK_FAIR_TURN 2	/* had a ticket, and it was granted */
-
-/* The head wait's ticket, apart from the backoff so that it stays in a
- * register where the backoff lives in memory. */
-struct caslist_lk_fair {
-	uint32_t ticket;
-};
+#define CASLIST_LK_BACKOFF_INIT { 0, 0, 0 }
 
 static inline void caslist_lk_cpu_relax(void)
 {
@@ -566,8 +559,7 @@ static inline void caslist_lk_fair_enter_held(struct caslist_list *l)
 }
 
 static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_lk_backoff *b,
-					struct caslist_lk_fair *fw, const void *link,
-					const char *op)
+					const void *link, const char *op)
 {
 	if (caslist_lk_wait_below(b->rounds, CASLIST_WAIT_ROUNDS)) {
 		b->rounds++;
@@ -577,8 +569,7 @@ static inline void caslist_lk_fair_wait(struct caslist_list *l, struct caslist_l
 	/* The watch goes on across tickets: a wait that takes ticket after
 	 * ticket on a link that stays held is still one stuck wait. */
 	caslist_lk_backoff_watch(b, link, op);
-	fw->ticket = caslist_lk_fair_take(l, b, op);
-	b->fair = CASLIST_LK_FAIR_TURN;
+	caslist_lk_fair_take(l, b, op);
 	b->rounds = 0;
 	b->spins = 0;
 }
