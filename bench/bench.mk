@@ -11,6 +11,14 @@ EXTRA_DIST += bench/data
 check_PROGRAMS += bench/opcost
 bench_opcost_SOURCES = bench/opcost.c bench/xlock.h bench/floor.h
 bench_opcost_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
+# the cold move by variant of the floor, one thread (issue 54; the
+# notebook's table): a timing tool, built by make check; its test checks
+# only that every variant keeps both lists whole
+check_PROGRAMS += bench/coldfloor
+bench_coldfloor_SOURCES = bench/coldfloor.c bench/floor.h
+bench_coldfloor_LDADD = lib/libcaslist.la $(PTHREAD_LIBS)
+TESTS += bench/coldfloor-test.sh
+EXTRA_DIST += bench/coldfloor-test.sh
 # the shape of an operation's RMWs with no list (doc/cost.md, "Batches"):
 # a timing tool, built by make check and run from the build tree; its test
 # checks only its form

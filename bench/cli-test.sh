@@ -212,7 +212,7 @@ expect 2 "^readme-table: error: .* is a --smoke run \(listbench-r1.json: --smoke
 out=$("$py" "$src/readme-table" --allow-smoke "$tmp/bundle" 2>/dev/null)
 rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| workload | thr | libcaslist Mops/s |' &&
-	printf '%s\n' "$out" | grep -q '^| queue/1024 | 1 | 20.0 | - | 10.0 (mutex) | \*\*2.00\*\* | 0.12, 1.00 | 0.18, 1.00 |$' &&
+	printf '%s\n' "$out" | grep -q '^| queue/1024 | 1 | 20.0 | - | 10.0 (mutex) | - | \*\*2.00\*\* | 0.12, 1.00 | 0.18, 1.00 |$' &&
 	printf '%s\n' "$out" | grep -q '^| queue/1024 | 2 | 18.0 | - | - |' &&
 	printf '%s\n' "$out" | grep -q '^| queue/1024 | 4\* | 25.0 |'; then
 	tap_ok "readme-table: a row per thread count, ips_all at 2 threads, the lock's p99.9 and fair"
