@@ -16,7 +16,16 @@
  *   pfwtouch both
  *   xchg     base with every lock taken by XCHG instead of CAS (a floor
  *            only: the library's CAS validates the prev hint, an XCHG
- *            cannot)
+ *            cannot); xchg_n, xchg_p, xchg_h: only n's, pred's or the
+ *            head's lock by XCHG, to tell which CAS costs
+ *   bts      every lock by LOCK BTS (a fetch_or of the lock bit whose old
+ *            bit is tested): an RMW that, like XCHG, needs no expected
+ *            value, but keeps the word's other bits
+ *   delay, pfwdelay  a dependent chain of ALU operations (longer than a
+ *            miss) after n's words arrive and before the first CAS,
+ *            without and with pfw's prefetches: whether a prefetchw
+ *            issued then brings the lines in by the time the CASes run
+ *            (if it does, pfwdelay is faster than delay by the misses)
  *   cas16    n's two words locked by one CMPXCHG16B (a floor only: it
  *            needs 16-aligned nodes, an ABI change); x86-64 only
  *   nodefirst  mt_list's order, our own code: XCHG n's next and prev
@@ -104,6 +113,25 @@ static inline void relink(struct floor_link *x, uintptr_t s, uintptr_t p, uintpt
 	atomic_store_explicit(&head.next, (uintptr_t)x, memory_order_release);
 }
 
+static inline void btslock(_Atomic uintptr_t *w)
+{
+	/* gcc and clang emit LOCK BTS for a fetch_or of one bit tested alone */
+	if (atomic_fetch_or_explicit(w, 1, memory_order_acquire) & 1)
+		__asm__ __volatile__("");
+}
+
+/* A dependent chain of multiplies, about 300 ns: longer than a miss. */
+static inline void delay(uintptr_t seed)
+{
+	uint64_t a = seed | 1;
+
+	for (int i = 0; i < 100; i++)
+		a *= 0x9e3779b97f4a7c15ull;
+	__asm__ __volatile__("" ::"r"(a));
+}
+
+/* XCHG: bit 1 n's lock, 2 pred's, 4 the head's; 8: all three by BTS;
+ * 16: the delay before the first CAS */
 static inline void mv_pf(struct floor_link *x, int pf, int touch, int xchg)
 {
 	uintptr_t s = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -116,22 +144,33 @@ static inline void mv_pf(struct floor_link *x, int pf, int touch, int xchg)
 		pfw(FLOOR_PTR(p));
 		pfw(FLOOR_PTR(s));
 	}
+	if (xchg & 16)
+		delay(s);
 	if (touch) {
 		uintptr_t a = atomic_load_explicit(&FLOOR_PTR(p)->next, memory_order_relaxed);
 		uintptr_t b = atomic_load_explicit(&FLOOR_PTR(s)->prev, memory_order_relaxed);
 
 		__asm__ __volatile__("" ::"r"(a), "r"(b));
 	}
-	if (xchg) {
-		xlock(&x->next, s);
-		xlock(&FLOOR_PTR(p)->next, (uintptr_t)x);
+	if (xchg & 8) {
+		btslock(&x->next);
+		btslock(&FLOOR_PTR(p)->next);
 		first = atomic_load_explicit(&head.next, memory_order_relaxed);
-		xlock(&head.next, first);
+		btslock(&head.next);
 	} else {
-		floor_lock(&x->next, s);
-		floor_lock(&FLOOR_PTR(p)->next, (uintptr_t)x);
+		if (xchg & 1)
+			xlock(&x->next, s);
+		else
+			floor_lock(&x->next, s);
+		if (xchg & 2)
+			xlock(&FLOOR_PTR(p)->next, (uintptr_t)x);
+		else
+			floor_lock(&FLOOR_PTR(p)->next, (uintptr_t)x);
 		first = atomic_load_explicit(&head.next, memory_order_relaxed);
-		floor_lock(&head.next, first);
+		if (xchg & 4)
+			xlock(&head.next, first);
+		else
+			floor_lock(&head.next, first);
 	}
 	relink(x, s, p, first);
 }
@@ -182,8 +221,12 @@ static inline void mv_nodefirst(struct floor_link *x)
 	relink(x, s, p, first);
 }
 
-enum { V_BASE, V_PFW, V_TOUCH, V_PFWTOUCH, V_XCHG, V_CAS16, V_NODEFIRST, V_CASLIST, NV };
-static const char *const vname[NV] = { "base", "pfw", "touch", "pfwtouch", "xchg", "cas16",
+enum {
+	V_BASE, V_PFW, V_TOUCH, V_PFWTOUCH, V_XCHG, V_XCHG_N, V_XCHG_P, V_XCHG_H, V_BTS, V_DELAY,
+	V_PFWDELAY, V_CAS16, V_NODEFIRST, V_CASLIST, NV
+};
+static const char *const vname[NV] = { "base", "pfw", "touch", "pfwtouch", "xchg", "xchg_n",
+				       "xchg_p", "xchg_h", "bts", "delay", "pfwdelay", "cas16",
 				       "nodefirst", "caslist" };
 
 static inline CF_TARGET void move(int v, struct floor_link *x)
@@ -193,7 +236,13 @@ static inline CF_TARGET void move(int v, struct floor_link *x)
 	case V_PFW: mv_pf(x, 1, 0, 0); break;
 	case V_TOUCH: mv_pf(x, 0, 1, 0); break;
 	case V_PFWTOUCH: mv_pf(x, 1, 1, 0); break;
-	case V_XCHG: mv_pf(x, 0, 0, 1); break;
+	case V_XCHG: mv_pf(x, 0, 0, 7); break;
+	case V_XCHG_N: mv_pf(x, 0, 0, 1); break;
+	case V_XCHG_P: mv_pf(x, 0, 0, 2); break;
+	case V_XCHG_H: mv_pf(x, 0, 0, 4); break;
+	case V_BTS: mv_pf(x, 0, 0, 8); break;
+	case V_DELAY: mv_pf(x, 0, 0, 16); break;
+	case V_PFWDELAY: mv_pf(x, 1, 0, 16); break;
 #ifdef HAVE_CAS16
 	case V_CAS16: mv_cas16(x); break;
 #endif
