@@ -59,12 +59,16 @@
  *    (or node) that the interrupted code may be operating on.
  *  - Fairness at a head (bounded bypass): a head wait that has lost
  *    CASLIST_WAIT_ROUNDS rounds takes a ticket; from then on each other
- *    thread completes at most CASLIST_WAIT_K + 1 more operations that take
- *    that head before the ticket is granted (doc/wait.md, "The bound").
- *    Waiters past a short spin sleep in the kernel.  pop_tail's waits take
- *    part too.  Touches that add, cuts and flushes are not queued, and
- *    waits for other links are bounded only in probability (randomised
- *    backoff).
+ *    thread whose head operations all queue (add_head, splice_head,
+ *    pop_head, move_head, touch's move, pop_tail) completes at most
+ *    CASLIST_WAIT_K + 1 more of them before the ticket is granted.
+ *    Touches that add, cuts and flushes count and grant but do not
+ *    queue: (j + 1)(CASLIST_WAIT_K + 1) with j tickets ahead.  A delete
+ *    of the first node, add_tail or splice_tail on an empty list,
+ *    add_after or add_near at the head and the free list's head do not
+ *    take part, and are not bounded (doc/wait.md, "The bound").  Waiters
+ *    past a short spin sleep in the kernel.  Waits for other links are
+ *    bounded only in probability (randomised backoff).
  *  - Kept in every build (abort naming the operation): adding a node that
  *    is linked, using a list that was never initialised, and passing a
  *    list's head (of any list) where a node is wanted - to an add (as the
