@@ -39,7 +39,7 @@ struct caslist_list;
 static void hook_ticket(struct caslist_list *l, uint32_t t);
 static void hook_grant(struct caslist_list *l, uint32_t t);
 static void hook_granted(struct caslist_list *l, uint32_t t);
-static void hook_grant_try(struct caslist_list *l, uint32_t t) { (void)l; (void)t; }
+static void hook_grant_try(struct caslist_list *l, uint32_t t);
 
 /* The injected clock: still until step 5. */
 static _Atomic unsigned long long test_clock_ns;
@@ -74,6 +74,18 @@ static void hook_ticket(struct caslist_list *l, uint32_t t)
 	atomic_fetch_add(&tickets, 1);
 }
 
+/* Before the grant's CAS: the waiter's add cannot have completed since
+ * (it waits for this grant; its self-grant needs the clock to move), so
+ * its count read here says whether the add came before the grant.  Read
+ * after the CAS it could not: a spinning waiter may see the grant, add
+ * and count before the granter's hook runs. */
+static void hook_grant_try(struct caslist_list *l, uint32_t t)
+{
+	(void)l;
+	if (t == 0 && atomic_load(&waiter_added_at_grant0) == -1)
+		atomic_store(&waiter_added_at_grant0, atomic_load(&done_waiter));
+}
+
 static void hook_grant(struct caslist_list *l, uint32_t t)
 {
 	(void)l;
@@ -81,8 +93,6 @@ static void hook_grant(struct caslist_list *l, uint32_t t)
 		atomic_store(&grant_by[t], is_main);
 		atomic_store(&grant_done[t], is_main ? atomic_load(&done_main) :
 						       atomic_load(&done_waiter));
-		if (t == 0)
-			atomic_store(&waiter_added_at_grant0, atomic_load(&done_waiter));
 	}
 	atomic_fetch_add(&grants, 1);
 }
