@@ -47,8 +47,13 @@ tap_notok() {
 	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
 	echo "not ok $tap_n - $1"
-	if [ -n "${2-}" ]; then
-		printf '%s\n' "$2" | tail -n 40 | sed 's/^/# /'
+	tap_diag "${2-}"
+}
+
+# tap_diag TEXT: TEXT's last 40 lines as TAP diagnostics (nothing if empty)
+tap_diag() {
+	if [ -n "$1" ]; then
+		printf '%s\n' "$1" | tail -n 40 | sed 's/^/# /'
 	fi
 }
 
@@ -61,9 +66,7 @@ tap_todo() {
 	tap_n=$((tap_n + 1))
 	tap_todos=$((tap_todos + 1))
 	echo "not ok $tap_n - $1 # TODO $2"
-	if [ -n "${3-}" ]; then
-		printf '%s\n' "$3" | tail -n 40 | sed 's/^/# /'
-	fi
+	tap_diag "${3-}"
 }
 
 tap_check() {
