@@ -202,6 +202,8 @@ struct caslist_list {
 	struct caslist_node head;
 	CASLIST_ATOMIC(uint32_t) want_next;	/* tickets issued */
 	CASLIST_ATOMIC(uint32_t) want_served;	/* tickets granted */
+	CASLIST_ATOMIC(uint32_t) want_stamped;	/* the ticket want_since is for */
+	CASLIST_ATOMIC(uint32_t) want_since;	/* when an entry first saw it pending */
 };
 
 /* Values left in a removed node (never valid addresses, bit 0 clear). */
@@ -230,7 +232,7 @@ struct caslist_list {
 /* (&name is &name.head: the head is the first member; the whole object's
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { CASLIST_LK_PCAST(uintptr_t, &(name)) + 4u, CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u }
+	{ { CASLIST_LK_PCAST(uintptr_t, &(name)) + 4u, CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u, 0xffffffffu, 0u }
 
 /*
  * CASLIST_LIST(name) - declare and initialise an empty list, like the

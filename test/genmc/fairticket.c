@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * fairticket - a ticket of the head's hand-over by count (wait.h) and the
+ * fairticket - a ticket of the head's hand-over (wait.h) and the
  * bound in the seq_cst order.  List A: empty.  T1 adds w at the head; its
  * wait for the head, if T2 holds it, takes a ticket at once
  * (CASLIST_WAIT_ROUNDS 0).  T2 adds o1 at the head (the operation it may
@@ -9,7 +9,7 @@
  * ticket's fetch_add.  If that load saw 0, the ticket precedes T2's store
  * of F, and so T2's entry into the add of o2, in the total order of the
  * seq_cst accesses: that entry sees the ticket pending, and with
- * CASLIST_WAIT_K 0 it grants it (doc/wait.md, "The bound").  So T2, back
+ * CASLIST_WAIT_STREAK_NS 0 it grants it (doc/wait.md, "The bound").  So T2, back
  * from the add of o2, asserts that it granted whenever it sees T1's
  * ticket with F unseen.  (Granting, T2 queues a ticket of its own that
  * nobody grants here: that execution blocks in T2's wait, after the
@@ -17,7 +17,7 @@
  * keeps the next in line's self-grant (CASLIST_WAIT_IDLE_NS) out of
  * reach, so that no grant but T2's can serve T1.)  The store-buffering pair (the ticket then F, F then the entry's
  * load of want_next) is what the two seq_cst orders give.
- * genmc-flags: -DCASLIST_WAIT_K=0 -DCASLIST_WAIT_ROUNDS=0 -DGENMC_WAIT_PAUSES=1 -DGENMC_CLOCK
+ * genmc-flags: -DCASLIST_WAIT_STREAK_NS=0 -DCASLIST_WAIT_CLOCK_EVERY=1 -DCASLIST_WAIT_ROUNDS=0 -DGENMC_WAIT_PAUSES=1 -DGENMC_CLOCK
  */
 #include <stdatomic.h>
 

@@ -1,20 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test/stress/bypass.c - the head's bounded bypass (<caslist/static/wait.h>),
- * counted, not timed.
+ * per waiter, on a logical clock: no timing decides the outcome.
  *
  * Usage: bypass <threads> <seconds> <seed>
  *
- * The claim (doc/wait.md, "The bound"): between a waiter's ticket and its
- * grant, every other thread completes at most K + 1 operations that take
- * the head (the one it was in when the ticket was taken, and K that
- * counted themselves past it; the next one grants).  Built inline with
- * CASLIST_WAIT_K 8, CASLIST_WAIT_ROUNDS 0 (every head wait takes a ticket
- * at once) and the wait layer's hook: after its ticket's fetch_add the
- * waiter records the count of completed head operations under the
- * ticket's number; just before a grant's CAS the granter reads the count
- * again (and uses it if the CAS grants); the difference must be at most
- * (threads - 1) * (K + 1).  Every access to
+ * The claim (doc/wait.md, "The bound"): a streak runs past the oldest
+ * pending ticket until its stamp is CASLIST_WAIT_STREAK_NS old on the
+ * module's clock.  Here that clock is logical: every read of it moves it
+ * one unit of the stamp (1024 ns), and every pass past a pending ticket
+ * reads it (CASLIST_WAIT_CLOCK_EVERY 1), so a streak is at most S passes
+ * (S = CASLIST_WAIT_STREAK_NS / 1024; other reads only end it sooner).
+ * A waiter with j tickets ahead of it sees j + 1 oldest-ticket periods,
+ * each at most S passes after the stamp, plus per thread one pass that
+ * found the ticket unstamped, one that read want_served as the grant
+ * changed it, and one operation in flight: between its ticket and its
+ * grant the others complete at most (j + 1)(S + 3 threads) head
+ * operations.  Built inline with
+ * CASLIST_WAIT_ROUNDS 0 (every head wait takes a ticket at once) and the
+ * wait layer's hook: after its ticket's fetch_add the waiter records the
+ * count of completed head operations and j (its ticket less want_served)
+ * under the ticket's number; just before a grant's CAS the granter reads
+ * the count again (and uses it if the CAS grants); the difference must be
+ * within that waiter's bound.  Every access to
  * the count, the record and the ticket words is seq_cst, so the reads
  * and every completion are in one total order.  A grant that comes
  * before its waiter has recorded (between the fetch_add and the hook) is
@@ -25,8 +33,8 @@
  * pop_head then add_head of the popped node.  Checks: the bound at every
  * measured grant; grants were measured (else the run proved nothing); at
  * the end caslist_check passes and every node is on the list once.
- * The mutant bypass-mutant-nodefer (operations do not count themselves
- * past a pending ticket) must fail the bound (test/stress/mutate.sh).
+ * The mutant bypass-mutant-nodefer (operations never see a pending
+ * ticket) must fail the bound (test/stress/mutate.sh).
  * TAP output; exit 0 = pass.
  */
 #include <time.h>
@@ -40,8 +48,14 @@ static void bypass_grant(struct caslist_list *l, uint32_t t);
 static void bypass_grant_try(struct caslist_list *l, uint32_t t);
 static void bypass_granted(struct caslist_list *l, uint32_t t) { (void)l; (void)t; }
 
+/* The logical clock: one unit of the stamp's clock (1024 ns) a read. */
+static _Atomic unsigned long long logical_ns;
+#define CASLIST_LK_CLOCK_NS() atomic_fetch_add_explicit(&logical_ns, 1024, memory_order_relaxed)
+#define S 8u		/* the streak, in reads of the clock */
+
 #define CASLIST_INLINE 1
-#define CASLIST_WAIT_K 8
+#define CASLIST_WAIT_STREAK_NS (S * 1024u)
+#define CASLIST_WAIT_CLOCK_EVERY 1
 #define CASLIST_WAIT_ROUNDS 0
 #define CASLIST_LK_FAIR_HOOK(ev, l, t) bypass_##ev(l, t)
 #include <caslist/caslist.h>
@@ -66,14 +80,20 @@ static _Atomic unsigned long done;	/* head operations completed */
 static _Atomic unsigned long tickets, measured, over_bound, max_over;
 #define RECORDS 1024	/* more than the tickets that can be pending at once */
 static _Atomic unsigned long at_ticket[RECORDS];
+static _Atomic uint32_t ahead_of[RECORDS];	/* j: tickets ahead at the ticket */
 static _Atomic uint32_t record_of[RECORDS];	/* ticket + 1 whose count is there */
 
 static void bypass_ticket(struct caslist_list *l, uint32_t t)
 {
-	(void)l;
-	/* seq_cst: in the total order with the completions (see above). */
+	/* j first, then the count: grants between the two reads (this
+	 * thread preempted) make j only larger than the periods the count
+	 * sees, never smaller.  seq_cst: in the total order with the
+	 * completions (see above). */
+	uint32_t j = t - atomic_load_explicit(&l->want_served, memory_order_seq_cst);
+
 	atomic_store_explicit(&at_ticket[t % RECORDS], atomic_load_explicit(&done, memory_order_seq_cst),
 			      memory_order_seq_cst);
+	atomic_store_explicit(&ahead_of[t % RECORDS], j, memory_order_seq_cst);
 	atomic_store_explicit(&record_of[t % RECORDS], t + 1, memory_order_seq_cst);
 	atomic_fetch_add_explicit(&tickets, 1, memory_order_relaxed);
 	/* Widen the window: the bound must hold however long the waiter
@@ -86,7 +106,7 @@ static void bypass_ticket(struct caslist_list *l, uint32_t t)
 /* The count just before the grant's CAS: read after it, a granter
  * preempted between the two (64 threads on 2 CPUs) would count the
  * others' operations of its time off the CPU against the bound. */
-static _Thread_local unsigned long before_grant, its_ticket;
+static _Thread_local unsigned long before_grant, its_ticket, its_bound;
 static _Thread_local bool recorded;
 
 static void bypass_grant_try(struct caslist_list *l, uint32_t t)
@@ -98,6 +118,8 @@ static void bypass_grant_try(struct caslist_list *l, uint32_t t)
 	/* Here too, not after the CAS: a granter preempted after it would
 	 * find the record of a ticket RECORDS later in the slot. */
 	its_ticket = atomic_load_explicit(&at_ticket[t % RECORDS], memory_order_seq_cst);
+	its_bound = (atomic_load_explicit(&ahead_of[t % RECORDS], memory_order_seq_cst) + 1ul) *
+		    (S + 3ul * (unsigned long)nthreads);
 	before_grant = atomic_load_explicit(&done, memory_order_seq_cst);
 }
 
@@ -116,7 +138,7 @@ static void bypass_grant(struct caslist_list *l, uint32_t t)
 							       memory_order_relaxed,
 							       memory_order_relaxed))
 		;
-	if (d > (unsigned long)(nthreads - 1) * (CASLIST_WAIT_K + 1))
+	if (d > its_bound)
 		atomic_fetch_add_explicit(&over_bound, 1, memory_order_relaxed);
 }
 
@@ -203,10 +225,9 @@ int main(int argc, char **argv)
 	tap_ok(atomic_load(&measured) > 0, "grants measured: %lu of %lu tickets",
 	       atomic_load(&measured), atomic_load(&tickets));
 	tap_ok(atomic_load(&over_bound) == 0,
-	       "bypass bound: at most %d head operations by others between a ticket and "
-	       "its grant (max seen %lu, over the bound %lu times)",
-	       (nthreads - 1) * (CASLIST_WAIT_K + 1), atomic_load(&max_over),
-	       atomic_load(&over_bound));
+	       "bypass bound: at most (j + 1)(%u + 3 * %d) head operations by others between a "
+	       "ticket with j ahead and its grant (max seen %lu, over the bound %lu times)",
+	       S, nthreads, atomic_load(&max_over), atomic_load(&over_bound));
 	printf("# bypass threads=%d seconds=%g seed=%s ops=%lu tickets=%lu measured=%lu "
 	       "max_overtakes=%lu over_bound=%lu\n",
 	       nthreads, seconds, argv[3], ops, atomic_load(&tickets), atomic_load(&measured),

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <caslist/caslist.h>
+#include <caslist/static/lock.h>	/* the raw lock steps, for the head-release case */
 
 #include "tap.h"
 
@@ -368,6 +369,19 @@ static void cut_other_list(void)
 	caslist_cut_front(&L, &a);
 }
 
+/* A head locked and released by raw steps, with no entry into its wait:
+ * what a new path that forgot the hand-over does (the library's own
+ * paths all enter: doc/wait.md, "Who takes part"). */
+static CASLIST_LIST(U);
+static void head_not_entered(void)
+{
+	struct caslist_node *h = &U.head;
+	uintptr_t v = atomic_load_explicit(&h->next, memory_order_relaxed);
+
+	if (caslist_lk_cas_lock(h, &v, v | CASLIST_LK_LOCK, "misuse"))
+		caslist_lk_unlock(h, v);
+}
+
 static void cut_other_tail(void)
 {
 	caslist_add_head(&L, &b);
@@ -642,6 +656,7 @@ static const char *const sites[] = {
 	"include/caslist/static/list_ops.h: CASLIST_LK_REQUIRE(atomic_load_explicit(&pos->next",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(fl->batch != 0, op, fl",
 	"include/caslist/static/lock.h: CASLIST_LK_REQUIRE(f != 0, op, h",
+	"include/caslist/static/lock.h: CASLIST_LK_CHECK(CASLIST_LK_SELF.entered",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(rc == CASLIST_OK, \"caslist_del\"",
 	"include/caslist/static/list_ops.h: CASLIST_LK_CHECK(0, \"caslist_cut_front\"",
 	"include/caslist/static/link.h: CASLIST_LK_CHECK((old & ~CASLIST_LK_HEAD_FLAG) == caslist_lk_w_of(was)",
@@ -768,6 +783,10 @@ int main(void)
 			  "cut_front with last on another list, this one empty, aborts"));
 	DEBUG_CASE(tap_ok(aborts(cut_other_tail, "caslist_cut_front", &a, "not on this list"),
 			  "cut_front with last the tail of another list aborts"));
+	/* static/lock.h caslist_lk_unlock: a head released without its entry */
+	DEBUG_CASE(tap_ok(aborts(head_not_entered, "caslist_lk_unlock", &U.head,
+				 "did not enter its wait"),
+			  "a head locked and released without entering its wait aborts"));
 	/* static/link.h caslist_lk_set_prev_checked, under the lock at insert and unlink */
 	DEBUG_CASE(tap_ok(aborts(corrupt_del, "caslist_del", &a, "next->prev != self"),
 			  "del with a corrupted neighbour link aborts"));

@@ -136,6 +136,9 @@ static inline void caslist__init(struct caslist_list *l)
 	/* Relaxed, as the head's words (caslist_lk_init_head). */
 	atomic_store_explicit(&l->want_next, 0, memory_order_relaxed);
 	atomic_store_explicit(&l->want_served, 0, memory_order_relaxed);
+	/* No ticket stamped: ticket 0 is the first to be (wait.h). */
+	atomic_store_explicit(&l->want_stamped, 0xffffffffu, memory_order_relaxed);
+	atomic_store_explicit(&l->want_since, 0, memory_order_relaxed);
 }
 
 static inline void caslist__node_init(struct caslist_node *n)
@@ -163,7 +166,10 @@ static inline bool caslist__node_linked(const struct caslist_node *n)
 }
 
 /* [S1] Take the tail's link: wait on the current tail, re-reading the hint when
- * the node we waited on is no longer the tail.  Holds nothing meanwhile. */
+ * the node we waited on is no longer the tail.  Holds nothing meanwhile.
+ * On an empty list the tail is the head: the add passes the head's
+ * hand-over there, and past its streak gives the head back and queues
+ * (wait.h, "Who takes part"). */
 static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, const char *op)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
@@ -171,8 +177,14 @@ static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, 
 	for (;;) {
 		struct caslist_node *t = caslist_lk_prev_hint(h);
 
-		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, caslist_lk_w_head(h), op))
-			return t;
+		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, caslist_lk_w_head(h), op)) {
+			if (__builtin_expect(t != h, 1) ||
+			    caslist_lk_fair_pass(caslist_lk_list_of_head(h)))
+				return t;
+			caslist_lk_unlock(h, caslist_lk_w_head(h));	/* back as it was */
+			caslist_lk_fair_yield(caslist_lk_list_of_head(h), op);
+			continue;
+		}
 		if (!caslist_lk_prev_valid(t))
 			caslist_lk_check_list(h, op);
 		caslist_lk_backoff_wait(&b, h, op);
@@ -231,9 +243,16 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 	uintptr_t s;
 
 	caslist_lk_check_addable(n, "caslist_add_after");
-	s = caslist_lk_lock(pos, "caslist_add_after");
-	if (s == 0)
-		return caslist_lk_pos_gone(pos, "caslist_add_after");
+	for (;;) {
+		s = caslist_lk_lock(pos, "caslist_add_after");
+		if (s == 0)
+			return caslist_lk_pos_gone(pos, "caslist_add_after");
+		/* pos a head past its streak: back as it was, and a turn. */
+		if (__builtin_expect(!caslist_lk_head_over(pos), 1))
+			break;
+		caslist_lk_unlock(pos, s);
+		caslist_lk_fair_yield(caslist_lk_list_of_head(pos), "caslist_add_after");
+	}
 	caslist_lk_insert_locked(pos, s, n, n, "caslist_add_after");
 	return CASLIST_OK;
 }
@@ -256,10 +275,25 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		uintptr_t s;
 
 		if (caslist_lk_trylock(pos, &s, "caslist_add_near")) {
-			caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
-			return CASLIST_NEAR_AFTER;
+			if (__builtin_expect(!caslist_lk_head_over(pos), 1)) {
+				caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
+				return CASLIST_NEAR_AFTER;
+			}
+			/* pos a head past its streak: back, and a turn. */
+			caslist_lk_unlock(pos, s);
+			caslist_lk_fair_yield(caslist_lk_list_of_head(pos), "caslist_add_near");
+			continue;
 		}
 		p = caslist_lk_trylock_prev(pos, "caslist_add_near");
+		if (p != NULL && __builtin_expect(caslist_lk_head_over(p), 0)) {
+			/* pos first on a list whose head's streak is over:
+			 * give p's link back as it was (pos's word, with its
+			 * kind, I6), and a turn. */
+			caslist_lk_unlock(p, caslist_lk_is_head(pos) ? caslist_lk_w_head(pos)
+								     : caslist_lk_w_of(pos));
+			caslist_lk_fair_yield(caslist_lk_list_of_head(p), "caslist_add_near");
+			continue;
+		}
 		if (p != NULL) {
 			/* pos's word as p's link holds it: pos may be a head
 			 * (I6; caslist_lk_is_head: relaxed, exact whenever
@@ -318,9 +352,19 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1)) {
 			if (p == h) {		/* already first on l */
+				caslist_lk_fair_note(l);
 				caslist_lk_unlock(p, caslist_lk_w_of(n));
 				caslist_lk_unlock(n, s);
 				return CASLIST_OK;
+			}
+			if (__builtin_expect(caslist_lk_head_over(p), 0)) {
+				/* first on another list whose head's streak
+				 * is over: both back as they were, a turn */
+				caslist_lk_unlock(p, caslist_lk_w_of(n));
+				caslist_lk_unlock(n, s);
+				caslist_lk_fair_yield(caslist_lk_list_of_head(p), op);
+				s = caslist_lk_lock_prefetch(n, &seen, op);
+				continue;
 			}
 			if (__builtin_expect(caslist_lk_trylock(h, &f, op), 1))
 				break;
@@ -339,6 +383,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	 * list, L(pred) is released), then insert after the head. */
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
+	caslist_lk_fair_note(l);	/* entered at the top (debug builds) */
 	caslist_lk_insert_locked(h, f, n, n, op);
 	return CASLIST_OK;
 }
@@ -385,6 +430,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	if (__builtin_expect(!caslist_lk_pair_first(n, &s, &p, &busy, op), 0))
 		return caslist_lk_move_head_retry(l, n, busy, op);
 	if (__builtin_expect(p == h, 0)) {	/* already first on l */
+		caslist_lk_fair_note(l);
 		caslist_lk_unlock(p, caslist_lk_w_of(n));
 		caslist_lk_unlock(n, s);
 		return CASLIST_OK;
@@ -403,6 +449,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	 * head's successor word). */
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
+	caslist_lk_fair_note(l);	/* entered at the top (debug builds) */
 	caslist_lk_insert_locked(h, v, n, n, op);
 	return CASLIST_OK;
 }
@@ -528,6 +575,7 @@ static inline struct caslist_node *caslist__pop_tail(struct caslist_list *l)
 				struct caslist_node *p = caslist_lk_lock_prev_as(t, false,
 										 "caslist_pop_tail");
 
+				caslist_lk_fair_note(l);	/* entered at the top */
 				caslist_lk_unlink_locked(p, t, v, CASLIST_POISON_NEXT, "caslist_pop_tail");
 				break;
 			}
@@ -733,10 +781,17 @@ static inline bool caslist_lk_add_tail_if(struct caslist_list *l, struct caslist
 
 /* ---- the lock-word primitives: thin wrappers over link.h ---- */
 
+/* A head's link taken by the primitives passes its hand-over as the
+ * `_held` waits do (the caller may hold other links):
+ * caslist_lk_head_taken_held. */
 static inline struct caslist_node *caslist__link_lock(struct caslist_node *x)
 {
+	uintptr_t sw = caslist_lk_lock(x, "caslist_link_lock");
+
+	if (sw != 0)
+		caslist_lk_head_taken_held(x);
 	/* The successor word's node (NULL for 0: not linked). */
-	return caslist_lk_node_of(caslist_lk_lock(x, "caslist_link_lock"));
+	return caslist_lk_node_of(sw);
 }
 
 static inline bool caslist__link_trylock(struct caslist_node *x, struct caslist_node **succ)
@@ -745,13 +800,17 @@ static inline bool caslist__link_trylock(struct caslist_node *x, struct caslist_
 
 	if (!caslist_lk_trylock(x, &sw, "caslist_link_trylock"))
 		return false;
+	caslist_lk_head_taken_held(x);
 	*succ = caslist_lk_node_of(sw);
 	return true;
 }
 
 static inline struct caslist_node *caslist__link_lock_prev(struct caslist_node *x)
 {
-	return caslist_lk_lock_prev(x, "caslist_link_lock_prev");
+	struct caslist_node *p = caslist_lk_lock_prev(x, "caslist_link_lock_prev");
+
+	caslist_lk_head_taken_held(p);
+	return p;
 }
 
 /* The user passes the successor as a pointer: its kind (I6) is read from

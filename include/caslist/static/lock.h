@@ -56,6 +56,18 @@ static inline bool caslist_lk_cas_lock(struct caslist_node *x, uintptr_t *seen, 
  */
 static inline void caslist_lk_unlock(struct caslist_node *x, uintptr_t sw)
 {
+	/* Debug builds: a head is released only by a thread that entered
+	 * its wait (caslist_lk_fair_note): no path locks a head without
+	 * taking part in its hand-over (doc/wait.md, "Who takes part").
+	 * Relaxed: the head flag of a prev word never changes
+	 * (caslist_lk_prev_is_head). */
+	if (CASLIST_LK_DEBUG_ON &&
+	    caslist_lk_prev_is_head(atomic_load_explicit(&x->prev, memory_order_relaxed))) {
+		CASLIST_LK_CHECK(CASLIST_LK_SELF.entered == caslist_lk_list_of_head(x),
+				 "caslist_lk_unlock", x,
+				 "a head released by a path that did not enter its wait");
+		CASLIST_LK_SELF.entered = NULL;
+	}
 	/* [mutant relaxed] the mutant stores relaxed (test/stress/mutate.sh) */
 	atomic_store_explicit(&x->next, sw, memory_order_release);
 }
@@ -300,6 +312,35 @@ static inline bool caslist_lk_trylock_at(struct caslist_node *p, uintptr_t xw, c
 }
 
 /*
+ * caslist_lk_head_over - for a path that has just taken L(p) without a
+ * head's entry (p: a predecessor found by its hint, a position the caller
+ * named): if p is a head, this operation passes its hand-over here
+ * (caslist_lk_fair_pass), and true says its streak is over: the caller
+ * gives back what it took, calls caslist_lk_fair_yield(list of p) and
+ * starts over.  The load is p's prev word, on the line the CAS just took
+ * (relaxed: whether a prev word has the head flag never changes,
+ * caslist_lk_prev_is_head).
+ */
+static inline bool caslist_lk_head_over(struct caslist_node *p)
+{
+	return __builtin_expect(caslist_lk_prev_is_head(atomic_load_explicit(&p->prev,
+									      memory_order_relaxed)),
+				0) &&
+	       !caslist_lk_fair_pass(caslist_lk_list_of_head(p));
+}
+
+/* The same for a caller that holds a link another thread may wait for
+ * (caslist_link_lock and its kin): past its streak it grants and goes on,
+ * as caslist_lk_lock_head_held. */
+static inline void caslist_lk_head_taken_held(struct caslist_node *p)
+{
+	if (__builtin_expect(caslist_lk_prev_is_head(atomic_load_explicit(&p->prev,
+									   memory_order_relaxed)),
+			     0))
+		caslist_lk_fair_enter_held(caslist_lk_list_of_head(p));
+}
+
+/*
  * [L4] caslist_lk_trylock_prev - one attempt at the link pointing to x.  Returns the
  * predecessor with its link locked, or NULL.  caslist_lk_trylock_prev
  * serves any x, caslist_lk_trylock_prev_node an x known to be a node.
@@ -487,12 +528,20 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 		if (s == 0)
 			return 0;
 		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
-		if (__builtin_expect(p != NULL, 1))
-			break;
-		/* The link we could not take, for the stuck-wait line. */
-		p = caslist_lk_prev_hint(n);
-		caslist_lk_unlock(n, s);	/* give L(n) back as it was */
-		caslist_lk_backoff_wait(b, p, op);
+		if (__builtin_expect(p != NULL, 1)) {
+			if (__builtin_expect(!caslist_lk_head_over(p), 1))
+				break;
+			/* p is a head past its streak: give both back as
+			 * they were, and queue for a turn holding nothing. */
+			caslist_lk_unlock(p, caslist_lk_w_of(n));
+			caslist_lk_unlock(n, s);
+			caslist_lk_fair_yield(caslist_lk_list_of_head(p), op);
+		} else {
+			/* The link we could not take, for the stuck-wait line. */
+			p = caslist_lk_prev_hint(n);
+			caslist_lk_unlock(n, s);	/* give L(n) back as it was */
+			caslist_lk_backoff_wait(b, p, op);
+		}
 		s = caslist_lk_lock_prefetch(n, seen, op);
 	}
 	*pred = p;
@@ -547,6 +596,14 @@ CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, uintptr_t *sw
 	if (__builtin_expect(p == NULL || !caslist_lk_trylock_at(p, caslist_lk_w_of(n), op), 0)) {
 		*busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		caslist_lk_unlock(n, v);		/* give L(n) back as it was */
+		return false;
+	}
+	/* n first on a list whose head's streak is over (caslist_lk_head_over):
+	 * both back as they were, a turn, and the retry starts from the top. */
+	if (__builtin_expect(caslist_lk_head_over(p), 0)) {
+		caslist_lk_unlock(p, caslist_lk_w_of(n));
+		caslist_lk_unlock(n, v);
+		caslist_lk_fair_yield(caslist_lk_list_of_head(p), op);
 		return false;
 	}
 	*sw = v;

@@ -2,9 +2,9 @@
 /*
  * <caslist/static/wait.h> - every wait of the library, in one module:
  * the per-wait state, the per-thread state, the backoff on a busy link,
- * the stuck-wait watch, and the hand-over of a list's head by count
- * (tickets, granted by the thread that has bypassed them K times) with
- * its parking lot.  The specification is doc/wait.md; this comment says
+ * the stuck-wait watch, and the hand-over of a list's head bounded by
+ * time (tickets, granted by a thread whose streak has run
+ * CASLIST_WAIT_STREAK_NS past the oldest one) with its parking lot.  The specification is doc/wait.md; this comment says
  * what each part is for, the comments at the atomics what they pair with.
  *
  * A busy link (any link): rounds of randomised pauses whose budget grows
@@ -16,25 +16,32 @@
  * A list's head, for operations that hold nothing while they wait: after
  * CASLIST_WAIT_ROUNDS rounds of backoff the waiter takes a ticket
  * (want_next) and waits for it to be granted (want_served passes it);
- * it does not touch the head's line meanwhile.  Every operation that
- * starts while a ticket is pending counts itself in its thread's bypass
- * count; the one that finds the count at CASLIST_WAIT_K grants the oldest
- * pending ticket, resets the count and takes a ticket itself: a streak
- * ends after at most K more operations once a waiter has announced
- * itself, and the roles swap.  The next in line spins on its parking
- * slot (not on the head) for CASLIST_WAIT_SPIN_NS, then sleeps in
- * the kernel; the others sleep at once; a grant wakes the granted ticket
- * and the next one.  The next in line samples the head's word every
- * CASLIST_WAIT_IDLE_NS (the module's clock, CASLIST_LK_CLOCK_NS): if no
- * operation took the head between two samples, the streak's threads have
- * left this head and nobody will grant; it grants itself.
+ * it does not touch the head's line meanwhile.  The oldest pending
+ * ticket carries a stamp (want_since: the module's clock when an entry
+ * first saw it the oldest; want_stamped: which ticket it is for).  An
+ * operation that starts while a ticket is pending goes on (the streak)
+ * until the stamp is CASLIST_WAIT_STREAK_NS old; the
+ * first one that finds it so grants the oldest pending ticket and takes
+ * a ticket itself: a streak ends a bounded time after a waiter announced
+ * itself, and the roles swap.  The entries read the clock once every
+ * CASLIST_WAIT_CLOCK_EVERY passes, so the bound is that time plus at most
+ * that many operations of each passing thread.  The next in line spins
+ * on its parking slot (not on the head) for CASLIST_WAIT_SPIN_NS, then
+ * sleeps in the kernel; the others sleep at once; a grant wakes the
+ * granted ticket and the next one.  The next in line samples the head's
+ * word every CASLIST_WAIT_IDLE_NS (the module's clock, CASLIST_LK_CLOCK_NS):
+ * if no operation took the head between two samples, the streak's
+ * threads have left this head and nobody will grant; it grants itself.
  *
- * Who takes part: operations that hold no link another thread could
- * wait for (caslist_lk_lock_head, move_head, touch's entry, pop_tail)
- * count, grant, take tickets and wait for turns; the `_held` waits count
- * and grant but never take a ticket or wait for a turn, so a ticket
- * holder never waits for a thread that waits for it.  Other paths that
- * lock the head do not take part (doc/wait.md, "The bound").
+ * Who takes part: every path that locks a head.  Operations that hold no
+ * link another thread could wait for (caslist_lk_lock_head, move_head,
+ * touch's entry, pop_tail, and the paths that find the head as the link
+ * they locked: a delete of the first node, an add at the tail of an empty
+ * list, an add near a head: caslist_lk_head_taken) pass, grant, take
+ * tickets and wait for turns; the `_held` waits (the caller holds a link
+ * someone may wait for) pass and grant but never take a ticket or wait
+ * for a turn, so a ticket holder never waits for a thread that waits for
+ * it (doc/wait.md, "The bound").
  */
 #ifndef CASLIST_STATIC_WAIT_H
 #define CASLIST_STATIC_WAIT_H
@@ -68,8 +75,14 @@ CASLIST_LK_BEGIN
 #ifndef CASLIST_WAIT_ROUNDS
 #define CASLIST_WAIT_ROUNDS 2	/* head rounds of backoff before a ticket */
 #endif
-#ifndef CASLIST_WAIT_K
-#define CASLIST_WAIT_K 64	/* head operations a thread starts past a pending ticket */
+#ifdef CASLIST_WAIT_K
+#error "CASLIST_WAIT_K (a count of operations) is now CASLIST_WAIT_STREAK_NS (time: caslist(3), Waiting)"
+#endif
+#ifndef CASLIST_WAIT_STREAK_NS
+#define CASLIST_WAIT_STREAK_NS 20000u	/* ns a streak runs past the oldest pending ticket */
+#endif
+#ifndef CASLIST_WAIT_CLOCK_EVERY
+#define CASLIST_WAIT_CLOCK_EVERY 16u	/* passes past a pending ticket per read of the clock */
 #endif
 #if defined(CASLIST_WAIT_SPIN) || defined(CASLIST_WAIT_IDLE)
 #error "CASLIST_WAIT_SPIN and CASLIST_WAIT_IDLE (pauses) are now CASLIST_WAIT_SPIN_NS and CASLIST_WAIT_IDLE_NS (time: caslist(3), Waiting)"
@@ -120,8 +133,12 @@ CASLIST_LK_BEGIN
  */
 struct caslist_lk_self {
 	unsigned rng;		/* the draw's xorshift32 state (0: not seeded yet) */
-	unsigned bypass;	/* head operations started past a pending ticket */
+	unsigned pass;		/* passes past a pending ticket since the clock's last read */
 	unsigned char crowd;	/* the crowding hint: slow yields seen lately */
+	/* Debug builds: the list whose head this thread's last entry was
+	 * for, until the head's next release (caslist_lk_fair_note); in
+	 * every build, so that the object is one size for every unit. */
+	const void *entered;
 	bool told;		/* the watch has reported this wait */
 	const void *link;	/* the watch: the link the yielding wait is on */
 	unsigned long long t0_ms;	/* the watch: since when */
@@ -309,7 +326,7 @@ static inline void caslist_lk_backoff_wait(struct caslist_lk_backoff *b, const v
 	caslist_lk_backoff(b);
 }
 
-/* ---- The head's hand-over by count ---- */
+/* ---- The head's hand-over, bounded by time ---- */
 
 static inline struct caslist_list *caslist_lk_list_of_head(struct caslist_node *h)
 {
@@ -322,6 +339,52 @@ static inline struct caslist_list *caslist_lk_list_of_head(struct caslist_node *
 static inline bool caslist_lk_fair_passed(uint32_t served, uint32_t t)
 {
 	return CASLIST_LK_ICAST(int32_t, served - t) > 0;
+}
+
+/* Is A below B?  (A function: a bound of 0 in the comparison itself
+ * would be "always false" to -Wtype-limits.) */
+static inline bool caslist_lk_wait_below(unsigned a, unsigned b)
+{
+	return a < b;
+}
+
+/* The stamp's clock: the module's, in units of 1024 ns, 32 bits (it
+ * wraps every 73 minutes; ages are taken by difference). */
+static inline uint32_t caslist_lk_fair_clock(void)
+{
+	return CASLIST_LK_ICAST(uint32_t, caslist_lk_now_ns() >> 10);
+}
+
+/*
+ * Has the oldest pending ticket of L, SERVED, waited
+ * CASLIST_WAIT_STREAK_NS since an entry first saw it?  The stamp is
+ * written once per ticket, by the entry that moves want_stamped to it
+ * (a CAS, forward only: a stale SERVED never moves it back), so no write
+ * ever restarts a ticket's time; until the winner's store of the clock
+ * lands, the others read the previous ticket's older stamp and may find
+ * the ticket due early, which only ends a streak sooner.  Relaxed, all:
+ * the words order nothing but themselves (the CAS's atomicity makes the
+ * one winner; the caller's loads of want_next and want_served say which
+ * ticket is pending).
+ */
+static __attribute__((noinline, cold, unused)) bool caslist_lk_fair_due(struct caslist_list *l,
+									  uint32_t served)
+{
+	uint32_t now = caslist_lk_fair_clock();
+	uint32_t st = atomic_load_explicit(&l->want_stamped, memory_order_relaxed);
+
+	if (st != served) {
+		if (CASLIST_LK_ICAST(int32_t, served - st) > 0 &&
+		    atomic_compare_exchange_strong_explicit(&l->want_stamped, &st, served,
+							    memory_order_relaxed,
+							    memory_order_relaxed))
+			atomic_store_explicit(&l->want_since, now, memory_order_relaxed);
+		/* Seen just now: due only if the streak is no time at all. */
+		return !caslist_lk_wait_below(0, CASLIST_WAIT_STREAK_NS >> 10);
+	}
+	return !caslist_lk_wait_below(now - atomic_load_explicit(&l->want_since,
+								 memory_order_relaxed),
+				      CASLIST_WAIT_STREAK_NS >> 10);
 }
 
 static inline struct caslist_lk_park *caslist_lk_park_of(const struct caslist_list *l, uint32_t t)
@@ -480,53 +543,56 @@ caslist_lk_fair_take(struct caslist_list *l, struct caslist_lk_backoff *watch, c
 }
 
 /*
- * Is a ticket of L pending?  *NEXTP: tickets issued, *SERVEDP: granted.
+ * Is a ticket of L pending?  *SERVEDP: tickets granted (the oldest
+ * pending one, if any).
  * want_next's load is seq_cst: one that follows a ticket's fetch_add in
  * the total order sees it (test/genmc/fairticket kills its weakening).
  * want_served's is relaxed: a stale value, being smaller, only makes an
  * entry count itself when it need not.
  */
-static inline bool caslist_lk_fair_pending(struct caslist_list *l, uint32_t *nextp)
+static inline bool caslist_lk_fair_pending(struct caslist_list *l, uint32_t *servedp)
 {
 	uint32_t next = atomic_load_explicit(&l->want_next, memory_order_seq_cst);
 
-	*nextp = next;
+	*servedp = atomic_load_explicit(&l->want_served, memory_order_relaxed);
 	/* [mutant nodefer] the mutant never defers (test/stress/mutate.sh) */
-	return __builtin_expect(next != atomic_load_explicit(&l->want_served, memory_order_relaxed), 0);
-}
-
-/* Is A below B?  (A function: a bound of 0 in the comparison itself
- * would be "always false" to -Wtype-limits.) */
-static inline bool caslist_lk_wait_below(unsigned a, unsigned b)
-{
-	return a < b;
+	return __builtin_expect(next != *servedp, 0);
 }
 
 /*
  * May an operation that takes L(head) go on without handing over?  Yes
- * if no ticket is pending, or if this thread has started fewer than
- * CASLIST_WAIT_K operations past one since it last granted: it counts
- * this one.  Inline, so that a streak past a waiting thread stays on the
- * first attempt's path (one thread-local word more per operation).
+ * if no ticket is pending, or if the oldest pending one has waited less
+ * than CASLIST_WAIT_STREAK_NS since a passing entry first saw it
+ * (caslist_lk_fair_due): the streak goes on.  The clock is read on
+ * one pass in CASLIST_WAIT_CLOCK_EVERY (a per-thread count, for any
+ * list: it only spaces the reads).  Inline, so that a streak past a
+ * waiting thread stays on the first attempt's path.
  */
-static inline bool caslist_lk_fair_pass(struct caslist_list *l)
+/* Debug builds: this thread has entered L's head (caslist_lk_unlock of
+ * a head checks it, so that no path locks a head without the entry). */
+static inline void caslist_lk_fair_note(struct caslist_list *l)
 {
-	uint32_t next;
-
-	if (__builtin_expect(!caslist_lk_fair_pending(l, &next), 1))
-		return true;
-	if (caslist_lk_wait_below(CASLIST_LK_SELF.bypass, CASLIST_WAIT_K)) {
-		CASLIST_LK_SELF.bypass++;
-		return true;
-	}
-	return false;
+	if (CASLIST_LK_DEBUG_ON)
+		CASLIST_LK_SELF.entered = l;
 }
 
-/* Grant the oldest pending ticket of L and reset the count: this thread
- * has had its K operations past it. */
+static inline bool caslist_lk_fair_pass(struct caslist_list *l)
+{
+	uint32_t served;
+
+	caslist_lk_fair_note(l);
+	if (__builtin_expect(!caslist_lk_fair_pending(l, &served), 1))
+		return true;
+	if (caslist_lk_wait_below(++CASLIST_LK_SELF.pass, CASLIST_WAIT_CLOCK_EVERY))
+		return true;
+	CASLIST_LK_SELF.pass = 0;
+	return !caslist_lk_fair_due(l, served);
+}
+
+/* Grant the oldest pending ticket of L: this thread's streak has run
+ * its time past it. */
 static __attribute__((noinline, cold, unused)) void caslist_lk_fair_hand_over(struct caslist_list *l)
 {
-	CASLIST_LK_SELF.bypass = 0;
 	/* The oldest pending ticket, if any is still pending (grant checks
 	 * it was issued); relaxed: the grant's CAS decides. */
 	caslist_lk_fair_grant(l, atomic_load_explicit(&l->want_served, memory_order_relaxed));
@@ -534,23 +600,30 @@ static __attribute__((noinline, cold, unused)) void caslist_lk_fair_hand_over(st
 
 /*
  * The entry of an operation that takes L(head) holding nothing: past its
- * K, it hands the head over and queues behind the waiter (a ticket of
- * its own, and its turn).
+ * streak, it hands the head over and queues behind the waiter (a ticket
+ * of its own, and its turn).
  */
+/* The end of this thread's streak at L's head: grant the oldest pending
+ * ticket, take one and wait for its turn.  The caller holds nothing. */
+static __attribute__((noinline, cold, unused)) void caslist_lk_fair_yield(struct caslist_list *l,
+									   const char *op)
+{
+	struct caslist_lk_backoff watch = CASLIST_LK_BACKOFF_INIT;
+
+	caslist_lk_fair_hand_over(l);
+	caslist_lk_fair_take(l, &watch, op);
+}
+
 static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
 {
-	if (__builtin_expect(!caslist_lk_fair_pass(l), 0)) {
-		struct caslist_lk_backoff watch = CASLIST_LK_BACKOFF_INIT;
-
-		caslist_lk_fair_hand_over(l);
-		caslist_lk_fair_take(l, &watch, op);
-	}
+	if (__builtin_expect(!caslist_lk_fair_pass(l), 0))
+		caslist_lk_fair_yield(l, op);
 }
 
 /*
  * The entry of an operation that takes L(head) holding a link another
- * thread may wait for (caslist_lk_lock_head_held): it counts itself and,
- * past its K, grants, but it may not wait for a turn, so it goes on.
+ * thread may wait for (caslist_lk_lock_head_held): past its streak it
+ * grants, but it may not wait for a turn, so it goes on.
  */
 static inline void caslist_lk_fair_enter_held(struct caslist_list *l)
 {
