@@ -57,18 +57,17 @@
  *    batches, which mark every node.
  *  - Not async-signal-safe: a signal handler must not operate on a list
  *    (or node) that the interrupted code may be operating on.
- *  - Fairness at a head (bounded bypass): a head wait that has lost
- *    CASLIST_WAIT_ROUNDS rounds takes a ticket; from then on each other
- *    thread whose head operations all queue (add_head, splice_head,
- *    pop_head, move_head, touch's move, pop_tail) completes at most
- *    CASLIST_WAIT_K + 1 more of them before the ticket is granted.
- *    Touches that add, cuts and flushes count and grant but do not
- *    queue: (j + 1)(CASLIST_WAIT_K + 1) with j tickets ahead.  A delete
- *    of the first node, add_tail or splice_tail on an empty list,
- *    add_after or add_near at the head and the free list's head do not
- *    take part, and are not bounded (doc/wait.md, "The bound").  Waiters
- *    past a short spin sleep in the kernel.  Waits for other links are
- *    bounded only in probability (randomised backoff).
+ *  - Fairness at a head (bounded bypass, in time): a head wait that has
+ *    lost CASLIST_WAIT_ROUNDS rounds takes a ticket; once an operation
+ *    has seen it the oldest pending one, the others' streak on that head
+ *    ends CASLIST_WAIT_STREAK_NS later (plus CASLIST_WAIT_CLOCK_EVERY
+ *    operations per running thread): the next operation grants it and
+ *    queues behind it.  With j tickets ahead, j + 1 such periods.  Every
+ *    path that locks a head takes part: the ones that hold nothing else
+ *    queue; touches that add, cuts, flushes and the link primitives on a
+ *    head grant without queuing (doc/wait.md, "Who takes part", "The
+ *    bound").  Waiters past a short spin sleep in the kernel.  Waits for
+ *    other links are bounded only in probability (randomised backoff).
  *  - Kept in every build (abort naming the operation): adding a node that
  *    is linked, using a list that was never initialised, and passing a
  *    list's head (of any list) where a node is wanted - to an add (as the

@@ -14,6 +14,8 @@
 #   relaxed   caslist_lk_unlock stores with memory_order_relaxed, not release
 #   window    takes ignore open scan windows (always lazy)
 #   nodefer   operations do not count themselves past a pending head ticket (wait.h)
+#   noheadover  a path that finds the head as the link it locked does not
+#             take part in the hand-over (caslist_lk_head_over, lock.h)
 #   nokind    [L6] stores succ->prev without succ's head flag, though the
 #             successor word says succ is a head (I6)
 set -eu
@@ -49,6 +51,9 @@ window)
 	;;
 nodefer)
 	edit wait.h '__builtin_expect(next !=' '__builtin_expect(0 && next !='
+	;;
+noheadover)
+	edit lock.h 'return __builtin_expect(caslist_lk_prev_is_head' 'return 0 && __builtin_expect(caslist_lk_prev_is_head'
 	;;
 nokind)
 	edit link.h 'caslist_lk_w_to_head(sw), 0)' '0 && caslist_lk_w_to_head(sw), 0)'

@@ -7,12 +7,14 @@ check_PROGRAMS += test/stress/stress test/stress/xlist \
 	test/stress/stress-mutant-skiplock test/stress/stress-mutant-relaxed \
 	test/stress/stress-mutant-nokind \
 	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow \
-	test/stress/bypass test/stress/bypass-mutant-nodefer
+	test/stress/bypass test/stress/bypass-mutant-nodefer \
+	test/stress/headkinds test/stress/headkinds-mutant-noheadover
 TESTS += test/stress/stress.sh test/stress/xlist.sh test/stress/mutants.sh \
-	test/stress/fl_grow.sh test/stress/fl_stress.sh test/stress/bypass.sh
+	test/stress/fl_grow.sh test/stress/fl_stress.sh test/stress/bypass.sh \
+	test/stress/headkinds.sh
 EXTRA_DIST += test/stress/driver.sh test/stress/stress.sh test/stress/xlist.sh \
 	test/stress/mutants.sh test/stress/mutate.sh test/stress/fl_stress.sh test/stress/fl_grow.sh \
-	test/stress/bypass.sh
+	test/stress/bypass.sh test/stress/headkinds.sh
 test_stress_stress_SOURCES = test/stress/stress.c test/util.h
 test_stress_stress_LDADD = $(TEST_LIBS)
 test_stress_xlist_SOURCES = test/stress/xlist.c test/util.h
@@ -46,6 +48,17 @@ test_stress_bypass_mutant_nodefer_CPPFLAGS = -Imut/nodefer $(AM_CPPFLAGS)
 test/stress/bypass_mutant_nodefer-bypass.$(OBJEXT): mut/nodefer/core.c
 test_stress_bypass_mutant_nodefer_LDADD = $(TEST_LIBS)
 
+# headkinds: a waiter served against every kind of head operation
+# (inline: the wait layer's hook and a logical clock).
+test_stress_headkinds_SOURCES = test/stress/headkinds.c test/tap.h test/util.h
+test_stress_headkinds_LDADD = $(TEST_LIBS)
+# mutant: the paths that find the head as the link they locked do not take part.
+test_stress_headkinds_mutant_noheadover_SOURCES = test/stress/headkinds.c
+EXTRA_test_stress_headkinds_mutant_noheadover_DEPENDENCIES = mut/noheadover/core.c
+test_stress_headkinds_mutant_noheadover_CPPFLAGS = -Imut/noheadover $(AM_CPPFLAGS)
+test/stress/headkinds_mutant_noheadover-headkinds.$(OBJEXT): mut/noheadover/core.c
+test_stress_headkinds_mutant_noheadover_LDADD = $(TEST_LIBS)
+
 # mutants: the core with one lock step skipped / one release weakened.
 test_stress_stress_mutant_skiplock_SOURCES = test/stress/stress.c
 nodist_test_stress_stress_mutant_skiplock_SOURCES = mut/skiplock/core.c
@@ -70,7 +83,8 @@ test_stress_fl_stress_mutant_window_LDADD = $(PTHREAD_LIBS)
 MUT_DEPS = $(CORE_SOURCES) $(STATIC_FILES) \
 	test/stress/mutate.sh
 # One rule for all of them: the mutant's name is its folder's (mut/NAME).
-mut/skiplock/core.c mut/relaxed/core.c mut/nodefer/core.c mut/window/core.c mut/nokind/core.c: $(MUT_DEPS)
+mut/skiplock/core.c mut/relaxed/core.c mut/nodefer/core.c mut/window/core.c mut/nokind/core.c \
+	mut/noheadover/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)d='$(@D)'; \
 	$(SHELL) $(srcdir)/test/stress/mutate.sh "$${d#mut/}" $(srcdir) "$$d" $(CORE_SOURCES)
 # clean-local runs it (bench/bench.mk holds the one clean-local rule)

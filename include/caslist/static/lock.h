@@ -323,6 +323,7 @@ static inline bool caslist_lk_trylock_at(struct caslist_node *p, uintptr_t xw, c
  */
 static inline bool caslist_lk_head_over(struct caslist_node *p)
 {
+	/* [mutant noheadover] the mutant never sees a head here (test/stress/headkinds.sh) */
 	return __builtin_expect(caslist_lk_prev_is_head(atomic_load_explicit(&p->prev,
 									      memory_order_relaxed)),
 				0) &&

@@ -348,8 +348,8 @@ static inline bool caslist_lk_wait_below(unsigned a, unsigned b)
 	return a < b;
 }
 
-/* The stamp's clock: the module's, in units of 1024 ns, 32 bits (it
- * wraps every 73 minutes; ages are taken by difference). */
+/* The stamp's clock: the module's, in units of 1024 ns, 32 bits (ages
+ * are taken by difference, so it may wrap). */
 static inline uint32_t caslist_lk_fair_clock(void)
 {
 	return CASLIST_LK_ICAST(uint32_t, caslist_lk_now_ns() >> 10);
