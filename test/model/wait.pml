@@ -72,7 +72,7 @@ short stamped = -1;	/* want_stamped: no ticket stamped (0xffffffff) */
 byte since = 0;		/* want_since */
 byte clk = 0;		/* the logical clock: reads so far */
 bit head = 0;		/* L(head) */
-byte ver = 0;		/* acquisitions of the head: what a sample compares */
+bit taken = 0;		/* the head taken since the next in line's sample */
 byte done = 0;		/* head operations completed */
 byte rec[MAXT];		/* done when ticket t was taken */
 byte ahead[MAXT];	/* j: tickets pending ahead of t when it was taken */
@@ -87,6 +87,8 @@ inline grant(s) {
 			if
 			:: served == s ->
 				assert(done - rec[s] <= (ahead[s] + 1) * PERIOD);
+				rec[s] = 0;	/* the record is dead: fewer states */
+				ahead[s] = 0;
 				served = s + 1
 			:: else -> skip
 			fi
@@ -109,24 +111,23 @@ inline take_and_wait() {
 	:: served == t ->
 		/* the next in line: sample, then grant itself if the head
 		 * stayed free and untaken (else go round) */
-		sample = ver;
+		taken = 0;
 #ifndef MUT_NO_IDLE_GRANT
 		if
-		:: atomic { served == t && !head && ver == sample } -> grant(t)
+		:: atomic { served == t && !head && !taken } -> grant(t)
 		:: served != t -> skip
-		:: ver != sample -> skip
+		:: taken -> skip
 		fi
 #else
-		(served != t || ver != sample)
+		(served != t || taken)
 #endif
 	od;
-	t = 0;
-	sample = 0
+	t = 0
 }
 
 proctype worker(byte id)
 {
-	byte op = 0, t, s, n, now, sample;
+	byte op = 0, t, s, n, now;
 	short st;
 	bit due, held;
 
@@ -192,7 +193,7 @@ proctype worker(byte id)
 		/* the head's lock: free, or lost rounds and a ticket (a _held
 		 * wait backs off until the head is free) */
 		do
-		:: atomic { !head -> head = 1; ver++ }; break
+		:: atomic { !head -> head = 1; taken = 1 }; break
 		:: head && !held -> take_and_wait()
 		od;
 		done++;

@@ -348,11 +348,13 @@ static inline bool caslist_lk_wait_below(unsigned a, unsigned b)
 	return a < b;
 }
 
-/* The stamp's clock: the module's, in units of 1024 ns, 32 bits (ages
- * are taken by difference, so it may wrap). */
+/* The stamp's clock: the module's, shifted right by
+ * CASLIST_LK_STAMP_SHIFT and truncated to a uint32_t (ages are taken by
+ * difference, so it may wrap). */
+#define CASLIST_LK_STAMP_SHIFT 10
 static inline uint32_t caslist_lk_fair_clock(void)
 {
-	return CASLIST_LK_ICAST(uint32_t, caslist_lk_now_ns() >> 10);
+	return CASLIST_LK_ICAST(uint32_t, caslist_lk_now_ns() >> CASLIST_LK_STAMP_SHIFT);
 }
 
 /*
@@ -380,11 +382,11 @@ static __attribute__((noinline, cold, unused)) bool caslist_lk_fair_due(struct c
 							    memory_order_relaxed))
 			atomic_store_explicit(&l->want_since, now, memory_order_relaxed);
 		/* Seen just now: due only if the streak is no time at all. */
-		return !caslist_lk_wait_below(0, CASLIST_WAIT_STREAK_NS >> 10);
+		return !caslist_lk_wait_below(0, CASLIST_WAIT_STREAK_NS >> CASLIST_LK_STAMP_SHIFT);
 	}
 	return !caslist_lk_wait_below(now - atomic_load_explicit(&l->want_since,
 								 memory_order_relaxed),
-				      CASLIST_WAIT_STREAK_NS >> 10);
+				      CASLIST_WAIT_STREAK_NS >> CASLIST_LK_STAMP_SHIFT);
 }
 
 static inline struct caslist_lk_park *caslist_lk_park_of(const struct caslist_list *l, uint32_t t)
