@@ -2,7 +2,7 @@
 EXTRA_DIST += bench/peer_locked.c bench/plot bench/compare bench/readme-table bench/benchdata.py bench/smoke.sh bench/cli-test.sh \
 	bench/cold-test.sh \
 	bench/mkbundle.sh bench/bundle-run.sh bench/bundle-report.sh bench/bundle-test.sh \
-	bench/publish-bundle
+	bench/publish-bundle bench/ab-ref bench/ab-ref-report
 # the one bench bundle run README and doc/results.md cite (their figures
 # are checked against its JSON: test/doc/readme-figures.sh)
 EXTRA_DIST += bench/data
