@@ -7,8 +7,11 @@
 #                 invalid end state (deadlock); prints states stored.
 #   freelist.pml  the cluster-lock protocol of lib/freelist.c on top of the
 #                 list's operations (4 scenarios), the same checks.
-#   wait.pml      the head's hand-over by count of static/wait.h: the
-#                 bypass bound at every grant, no invalid end state.
+#   wait.pml      the head's hand-over bounded by time of static/wait.h
+#                 (a logical clock: the stamp of the oldest ticket, the
+#                 entry's check of its age, grant, ticket, turn, the idle
+#                 self-grant): the bypass bound at every grant, no invalid
+#                 end state; 2 threads, and 3 with fewer operations.
 #   mutants       each one lock step removed or one validation skipped,
 #                 must be reported as an error by spin: the models can fail.
 # Environment: CASLIST_SPIN (spin binary, default: spin on PATH),
@@ -24,14 +27,14 @@ mutants="MUT_SKIP_PRED_LOCK MUT_TAIL_NO_EXPECT MUT_INSERT_UNLOCKED MUT_POP_HEAD_
 MUT_NEAR_NO_VALIDATE MUT_CUT_NO_LAST_LOCK MUT_MOVE_HOLD_PRED MUT_CUT_NO_LIST_CHECK
 MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED MUT_TOUCH_OWNED MUT_MOVE_KEEP_PRED"
 fl_mutants="MUT_FL_FRONT_NO_RECHECK MUT_FL_REMOVE_NO_RECHECK MUT_FL_PUT_NO_TAIL_CHECK"
-wait_mutants="MUT_NO_COUNT MUT_NO_IDLE_GRANT"
+wait_mutants="MUT_NO_COUNT MUT_NO_IDLE_GRANT MUT_RESTAMP"
 scens=
 fl_scens=
 if [ "${CASLIST_MODEL_EACH:-0}" = 1 ]; then
 	scens="1 2 3 4 5 6 7 8 9 10 11 12 13 14"
 	fl_scens="1 2 3 4"
 fi
-n=4
+n=5
 for m in $mutants $fl_mutants $wait_mutants $scens $fl_scens; do n=$((n + 1)); done
 tap_plan $n
 skip=
@@ -98,7 +101,8 @@ caught() {
 
 clean list.pml "list.pml, all 14 scenarios (2 lists), 3 processes"
 clean freelist.pml "freelist.pml, all 4 scenarios, 3 processes"
-clean wait.pml "wait.pml, the head's hand-over, 2 threads, K 1, 3 operations each"
+clean wait.pml "wait.pml, the head's hand-over, 2 threads, streak 1, 5 operations each"
+clean wait.pml "wait.pml, the head's hand-over, 3 threads, streak 1, 2, 2 and 1 operations" -DN=3 -DOPS=2 -DOPS3=1
 for m in $mutants; do caught list.pml "$m"; done
 for m in $fl_mutants; do caught freelist.pml "$m"; done
 for m in $wait_mutants; do caught wait.pml "$m"; done

@@ -10,9 +10,17 @@
  * (CASLIST_WAIT_STREAK_NS) is S reads of the clock.  No other time: a
  * wait is a blocking guard, a backoff round is a choice.
  *
- * run.sh checks N 2, S 1, OPS 3 and N 3, S 1, OPS 2 (three threads with
- * more operations each are past CI's minutes); S 2 and -DHELD (every
- * operation may be a `_held` entry) pass as well, but are not run there.
+ * run.sh checks N 2, S 1, OPS 5 and N 3, S 1, OPS 2, 2 and 1.  At N 2
+ * the bound of a period is S + 3 = 4 operations of the one other thread:
+ * with OPS 5 it can do more, so the bound is one the model can break (the
+ * mutants do); the model's largest period there is S + 1 (one operation
+ * in flight, the pass that stamps, S - 1 passes after it).  At N 3 the
+ * state space of more operations is past CI's minutes, and the others'
+ * three or four operations cannot reach that bound (S + 6): that run
+ * checks the interleavings of three threads for deadlock and the
+ * assertions' consistency, not the bound's tightness.  S 0, S 2 and
+ * -DHELD (each operation may be a `_held` one) pass at N 2 as well, but
+ * are not run there.  -DPERIOD=P asserts P operations a period instead.
  * Checked (spin -DSAFETY): at every grant of a ticket t, taken with j
  * tickets pending ahead of it, the head operations completed since t was
  * taken are at most (j + 1) * (S + 3 * (N - 1)) (doc/wait.md, "The
@@ -21,7 +29,8 @@
  * want_served as a grant changed it and one operation in flight); every
  * thread ends (no invalid end state: a waiter nobody grants would be a
  * deadlock).  j and the count are recorded at the ticket's fetch_add
- * (j first, as bypass does), the count again at the grant's CAS.
+ * (j first, as bypass does); the count is compared at the grant's CAS,
+ * and the record cleared there (a dead record would only multiply states).
  *
  * Steps, as the code's (each load, CAS and store its own step; only the
  * local computation on a loaded value goes with its load):
@@ -42,10 +51,12 @@
  *  ticket  caslist_lk_fair_take: next++ (the record of j and done goes
  *          with it);
  *  turn    caslist_lk_fair_turn: wait for served > t; the next in line
- *          (served == t) samples the head's version and later, if the
- *          head is free and no acquisition came between, grants itself;
- *  grant   caslist_lk_fair_grant: load want_next, S issued: CAS served
- *          s -> s + 1.
+ *          (served == t) samples the head (clears `taken`, which every
+ *          acquisition sets: one bit, since only the next in line
+ *          samples) and later, if the head is free and no acquisition
+ *          came between, grants itself;
+ *  grant   caslist_lk_fair_grant(s): load want_next, only an issued s:
+ *          CAS served s -> s + 1.
  * Mutants (test/model/run.sh): MUT_NO_COUNT (entries ignore pending
  * tickets: the bound breaks), MUT_NO_IDLE_GRANT (no self-grant: the last
  * waiter waits for ever), MUT_RESTAMP (every entry that finds the oldest
@@ -59,7 +70,10 @@
 #define S 1		/* CASLIST_WAIT_STREAK_NS, in reads of the clock */
 #endif
 #ifndef OPS
-#define OPS 3		/* head operations per thread */
+#define OPS 5		/* head operations per thread: more than PERIOD */
+#endif
+#ifndef OPS3
+#define OPS3 OPS	/* the third thread's */
 #endif
 #ifndef PERIOD
 #define PERIOD (S + 3 * (N - 1))	/* operations a period may hold */
@@ -125,15 +139,15 @@ inline take_and_wait() {
 	t = 0
 }
 
-proctype worker(byte id)
+proctype worker(byte ops)
 {
 	byte op = 0, t, s, n, now;
 	short st;
 	bit due, held;
 
 	do
-	:: op == OPS -> break
-	:: op < OPS ->
+	:: op == ops -> break
+	:: op < ops ->
 #ifdef HELD
 		if
 		:: held = 0
@@ -161,7 +175,8 @@ proctype worker(byte id)
 					fi
 				:: else -> st = 0
 				fi;
-				due = 0
+				/* seen just now: due only if the streak is no time */
+				due = (S == 0)
 			:: else ->
 				st = 0;
 #ifndef MUT_RESTAMP
@@ -206,10 +221,10 @@ proctype worker(byte id)
 
 init {
 	atomic {
-		run worker(0);
-		run worker(1);
+		run worker(OPS);
+		run worker(OPS);
 #if N == 3
-		run worker(2)
+		run worker(OPS3)
 #endif
 	}
 	(ended == N)
