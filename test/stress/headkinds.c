@@ -23,7 +23,7 @@
  * Built inline with the wait module's clock injected: every read moves it
  * one unit of the stamp (1024 ns), CASLIST_WAIT_CLOCK_EVERY 1 and
  * CASLIST_WAIT_ROUNDS 0, as test/stress/bypass.  The wait layer's hook
- * records, at each ticket the waiter takes, the loopers' completed
+ * records, at each ticket the waiter takes in its add_head, the looper's completed
  * operations and the tickets ahead (j); at the grant of that ticket the
  * loopers' operations since must be within (j + 1)(S + 3 threads)
  * (doc/wait.md, "The bound").  A path that locks the head without taking
@@ -219,9 +219,15 @@ static void *waiter_fn(void *arg)
 {
 	struct pair *pr = arg;
 
-	is_waiter = true;
 	while (!atomic_load_explicit(&stop_waiter, memory_order_relaxed)) {
+		/* Only the add's tickets are measured: while the waiter waits
+		 * to add, its node is not on L, so every operation of the
+		 * looper takes L's head.  (Waiting to delete its node, the
+		 * waiter leaves it on L, and the looper's add at the tail and
+		 * delete of its own node then take no head at all.) */
+		is_waiter = true;
 		caslist_add_head(&pr->L, &pr->wnode);
+		is_waiter = false;
 		if (caslist_del(&pr->wnode) != CASLIST_OK)
 			return (void *)1;
 		caslist_node_init(&pr->wnode);

@@ -80,9 +80,10 @@ caslist_lk_batch_move_head_retry(struct caslist_batch *b, struct caslist_list *l
 	struct caslist_node *p;
 	uintptr_t seen, s;
 
-	if (busy != NULL)	/* lock_pair's failed round: wait, then start over */
-		caslist_lk_backoff_wait(&bo, busy, op);
-	s = caslist_lk_lock_pair(n, &p, &seen, &bo, op);
+	/* lock_pair's failed round, or a head's verdict: wait, then start over */
+	bool asked = caslist_lk_pair_busy_wait(&bo, busy, op);
+
+	s = caslist_lk_lock_pair(n, &p, &seen, &bo, asked, op);
 	if (s == 0) {
 		if (seen == caslist_lk_batch_word(b))
 			return CASLIST_BATCH_QUEUED;

@@ -202,9 +202,10 @@ caslist_lk_del_retry(struct caslist_node *n, struct caslist_node **pred, const v
 	struct caslist_node *p;
 	uintptr_t seen, s;
 
-	if (busy != NULL)	/* lock_pair's failed round: wait, then start over */
-		caslist_lk_backoff_wait(&b, busy, op);
-	s = caslist_lk_lock_pair(n, &p, &seen, &b, op);
+	/* lock_pair's failed round, or a head's verdict: wait, then start over */
+	bool asked = caslist_lk_pair_busy_wait(&b, busy, op);
+
+	s = caslist_lk_lock_pair(n, &p, &seen, &b, asked, op);
 	if (s == 0)
 		return CASLIST_ENOENT;
 	caslist_lk_unlink_locked(p, n, s, CASLIST_POISON_NEXT, op);

@@ -174,15 +174,18 @@ static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, 
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 
+	bool asked = false;	/* one verdict per operation (caslist_lk_pair_busy_wait) */
+
 	for (;;) {
 		struct caslist_node *t = caslist_lk_prev_hint(h);
 
 		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, caslist_lk_w_head(h), op)) {
-			if (__builtin_expect(t != h, 1) ||
+			if (__builtin_expect(t != h, 1) || asked ||
 			    caslist_lk_fair_pass(caslist_lk_list_of_head(h)))
 				return t;
 			caslist_lk_unlock(h, caslist_lk_w_head(h));	/* back as it was */
-			caslist_lk_fair_yield(caslist_lk_list_of_head(h), op);
+			caslist_lk_fair_enter(caslist_lk_list_of_head(h), op);
+			asked = true;
 			continue;
 		}
 		if (!caslist_lk_prev_valid(t))
@@ -242,16 +245,19 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 {
 	uintptr_t s;
 
+	bool asked = false;	/* one verdict per operation (caslist_lk_pair_busy_wait) */
+
 	caslist_lk_check_addable(n, "caslist_add_after");
 	for (;;) {
 		s = caslist_lk_lock(pos, "caslist_add_after");
 		if (s == 0)
 			return caslist_lk_pos_gone(pos, "caslist_add_after");
 		/* pos a head past its streak: back as it was, and a turn. */
-		if (__builtin_expect(!caslist_lk_head_over(pos), 1))
+		if (__builtin_expect(asked || !caslist_lk_head_over(pos), 1))
 			break;
 		caslist_lk_unlock(pos, s);
-		caslist_lk_fair_yield(caslist_lk_list_of_head(pos), "caslist_add_after");
+		caslist_lk_fair_enter(caslist_lk_list_of_head(pos), "caslist_add_after");
+		asked = true;
 	}
 	caslist_lk_insert_locked(pos, s, n, n, "caslist_add_after");
 	return CASLIST_OK;
@@ -268,6 +274,7 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 static inline int caslist__add_near(struct caslist_node *pos, struct caslist_node *n)
 {
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	bool asked = false;	/* one verdict per operation (caslist_lk_pair_busy_wait) */
 
 	caslist_lk_check_addable(n, "caslist_add_near");
 	for (;;) {
@@ -275,23 +282,25 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		uintptr_t s;
 
 		if (caslist_lk_trylock(pos, &s, "caslist_add_near")) {
-			if (__builtin_expect(!caslist_lk_head_over(pos), 1)) {
+			if (__builtin_expect(asked || !caslist_lk_head_over(pos), 1)) {
 				caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
 				return CASLIST_NEAR_AFTER;
 			}
 			/* pos a head past its streak: back, and a turn. */
 			caslist_lk_unlock(pos, s);
-			caslist_lk_fair_yield(caslist_lk_list_of_head(pos), "caslist_add_near");
+			caslist_lk_fair_enter(caslist_lk_list_of_head(pos), "caslist_add_near");
+			asked = true;
 			continue;
 		}
 		p = caslist_lk_trylock_prev(pos, "caslist_add_near");
-		if (p != NULL && __builtin_expect(caslist_lk_head_over(p), 0)) {
+		if (p != NULL && !asked && __builtin_expect(caslist_lk_head_over(p), 0)) {
 			/* pos first on a list whose head's streak is over:
 			 * give p's link back as it was (pos's word, with its
 			 * kind, I6), and a turn. */
 			caslist_lk_unlock(p, caslist_lk_is_head(pos) ? caslist_lk_w_head(pos)
 								     : caslist_lk_w_of(pos));
-			caslist_lk_fair_yield(caslist_lk_list_of_head(p), "caslist_add_near");
+			caslist_lk_fair_enter(caslist_lk_list_of_head(p), "caslist_add_near");
+			asked = true;
 			continue;
 		}
 		if (p != NULL) {
@@ -341,6 +350,12 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	struct caslist_node *p;
 	uintptr_t seen, s, f;
 
+	bool asked = false;	/* one verdict per operation at n's source head */
+
+	if (CASLIST_LK_PCAST(uintptr_t, busy) & 1u) {	/* n first elsewhere: that head's verdict */
+		asked = caslist_lk_pair_busy_wait(&b, busy, op);
+		busy = NULL;
+	}
 	if (busy == NULL)
 		caslist_lk_fair_enter(l, op);
 	else
@@ -357,12 +372,13 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 				caslist_lk_unlock(n, s);
 				return CASLIST_OK;
 			}
-			if (__builtin_expect(caslist_lk_head_over(p), 0)) {
+			if (!asked && __builtin_expect(caslist_lk_head_over(p), 0)) {
 				/* first on another list whose head's streak
 				 * is over: both back as they were, a turn */
 				caslist_lk_unlock(p, caslist_lk_w_of(n));
 				caslist_lk_unlock(n, s);
-				caslist_lk_fair_yield(caslist_lk_list_of_head(p), op);
+				caslist_lk_fair_enter(caslist_lk_list_of_head(p), op);
+				asked = true;
 				s = caslist_lk_lock_prefetch(n, &seen, op);
 				continue;
 			}

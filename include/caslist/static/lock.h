@@ -315,11 +315,11 @@ static inline bool caslist_lk_trylock_at(struct caslist_node *p, uintptr_t xw, c
  * caslist_lk_head_over - for a path that has just taken L(p) without a
  * head's entry (p: a predecessor found by its hint, a position the caller
  * named): if p is a head, this operation passes its hand-over here
- * (caslist_lk_fair_pass), and true says its streak is over: the caller
- * gives back what it took, calls caslist_lk_fair_yield(list of p) and
- * starts over.  The load is p's prev word, on the line the CAS just took
- * (relaxed: whether a prev word has the head flag never changes,
- * caslist_lk_prev_is_head).
+ * (caslist_lk_fair_pass), and true says the clock must decide: the caller
+ * gives back what it took, calls caslist_lk_fair_enter(list of p) out of
+ * line (which queues if the streak is over) and starts over.  The load is
+ * p's prev word, on the line the CAS just took (relaxed: whether a prev
+ * word has the head flag never changes, caslist_lk_prev_is_head).
  */
 static inline bool caslist_lk_head_over(struct caslist_node *p)
 {
@@ -328,6 +328,38 @@ static inline bool caslist_lk_head_over(struct caslist_node *p)
 									      memory_order_relaxed)),
 				0) &&
 	       !caslist_lk_fair_pass(caslist_lk_list_of_head(p));
+}
+
+/* A busy link reported by caslist_lk_pair_first when the link it took
+ * was a head whose hand-over must ask the clock: the head's address with
+ * bit 0 set (no link is at an odd address), so that the first attempt
+ * makes no call; the retry calls caslist_lk_pair_busy_wait. */
+static inline const void *caslist_lk_busy_head(const struct caslist_node *h)
+{
+	return CASLIST_LK_PCAST(const void *, CASLIST_LK_PCAST(uintptr_t, h) | 1u);
+}
+
+/* The retry's first wait, for the BUSY caslist_lk_pair_first reported:
+ * a head to ask the clock about (caslist_lk_busy_head: its hand-over's
+ * verdict, and a turn if its streak is over), a busy link (a round of
+ * backoff on it), or NULL (nothing).  True if it asked: the operation
+ * has had its verdict and goes on without asking again (one verdict per
+ * operation, or a test's clock read on every pass would never let it
+ * through until the streak's end). */
+static inline bool caslist_lk_pair_busy_wait(struct caslist_lk_backoff *b, const void *busy,
+					     const char *op)
+{
+	uintptr_t a = CASLIST_LK_PCAST(uintptr_t, busy);
+
+	if (a & 1u) {
+		caslist_lk_fair_enter(caslist_lk_list_of_head(CASLIST_LK_PCAST(struct caslist_node *,
+									      a & ~CASLIST_LK_ICAST(uintptr_t, 1u))),
+				      op);
+		return true;
+	}
+	if (busy != NULL)
+		caslist_lk_backoff_wait(b, busy, op);
+	return false;
 }
 
 /* The same for a caller that holds a link another thread may wait for
@@ -519,7 +551,7 @@ static inline uintptr_t caslist_lk_lock_head_held(struct caslist_node *h, const 
  * on (doc/protocol.md, "Waiting").
  */
 CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct caslist_node **pred,
-					     uintptr_t *seen, struct caslist_lk_backoff *b,
+					     uintptr_t *seen, struct caslist_lk_backoff *b, bool asked,
 					     const char *op)
 {
 	uintptr_t s = caslist_lk_lock_prefetch(n, seen, op);
@@ -530,13 +562,15 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 			return 0;
 		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1)) {
-			if (__builtin_expect(!caslist_lk_head_over(p), 1))
+			if (__builtin_expect(asked || !caslist_lk_head_over(p), 1))
 				break;
-			/* p is a head past its streak: give both back as
-			 * they were, and queue for a turn holding nothing. */
+			/* p is a head whose hand-over asks the clock: give
+			 * both back as they were, and ask holding nothing
+			 * (a turn if the streak is over). */
 			caslist_lk_unlock(p, caslist_lk_w_of(n));
 			caslist_lk_unlock(n, s);
-			caslist_lk_fair_yield(caslist_lk_list_of_head(p), op);
+			caslist_lk_fair_enter(caslist_lk_list_of_head(p), op);
+			asked = true;
 		} else {
 			/* The link we could not take, for the stuck-wait line. */
 			p = caslist_lk_prev_hint(n);
@@ -599,12 +633,13 @@ CASLIST_LK_STEP bool caslist_lk_pair_first(struct caslist_node *n, uintptr_t *sw
 		caslist_lk_unlock(n, v);		/* give L(n) back as it was */
 		return false;
 	}
-	/* n first on a list whose head's streak is over (caslist_lk_head_over):
-	 * both back as they were, a turn, and the retry starts from the top. */
+	/* n first on a list whose head's hand-over asks the clock
+	 * (caslist_lk_head_over): both back as they were, and the retry asks
+	 * (caslist_lk_pair_busy_wait); no call here. */
 	if (__builtin_expect(caslist_lk_head_over(p), 0)) {
 		caslist_lk_unlock(p, caslist_lk_w_of(n));
 		caslist_lk_unlock(n, v);
-		caslist_lk_fair_yield(caslist_lk_list_of_head(p), op);
+		*busy = caslist_lk_busy_head(p);
 		return false;
 	}
 	*sw = v;

@@ -369,8 +369,7 @@ static inline uint32_t caslist_lk_fair_clock(void)
  * one winner; the caller's loads of want_next and want_served say which
  * ticket is pending).
  */
-static __attribute__((noinline, cold, unused)) bool caslist_lk_fair_due(struct caslist_list *l,
-									  uint32_t served)
+static inline bool caslist_lk_fair_due(struct caslist_list *l, uint32_t served)
 {
 	uint32_t now = caslist_lk_fair_clock();
 	uint32_t st = atomic_load_explicit(&l->want_stamped, memory_order_relaxed);
@@ -561,15 +560,6 @@ static inline bool caslist_lk_fair_pending(struct caslist_list *l, uint32_t *ser
 	return __builtin_expect(next != *servedp, 0);
 }
 
-/*
- * May an operation that takes L(head) go on without handing over?  Yes
- * if no ticket is pending, or if the oldest pending one has waited less
- * than CASLIST_WAIT_STREAK_NS since a passing entry first saw it
- * (caslist_lk_fair_due): the streak goes on.  The clock is read on
- * one pass in CASLIST_WAIT_CLOCK_EVERY (a per-thread count, for any
- * list: it only spaces the reads).  Inline, so that a streak past a
- * waiting thread stays on the first attempt's path.
- */
 /* Debug builds: this thread has entered L's head (caslist_lk_unlock of
  * a head checks it, so that no path locks a head without the entry). */
 static inline void caslist_lk_fair_note(struct caslist_list *l)
@@ -578,6 +568,16 @@ static inline void caslist_lk_fair_note(struct caslist_list *l)
 		CASLIST_LK_SELF.entered = l;
 }
 
+/*
+ * May an operation that takes L(head) go on without handing over?  The
+ * inline test of every first attempt, with no call in it (a call would
+ * make each caller save its registers on the fast path): true if no
+ * ticket is pending, or if one is and this is not the pass in
+ * CASLIST_WAIT_CLOCK_EVERY that reads the clock (a per-thread count, for
+ * any list: it only spaces the reads).  False: a ticket is pending and the
+ * clock must decide; the caller goes to its out-of-line path, which asks
+ * caslist_lk_fair_enter (or _enter_held) for the verdict.
+ */
 static inline bool caslist_lk_fair_pass(struct caslist_list *l)
 {
 	uint32_t served;
@@ -585,10 +585,20 @@ static inline bool caslist_lk_fair_pass(struct caslist_list *l)
 	caslist_lk_fair_note(l);
 	if (__builtin_expect(!caslist_lk_fair_pending(l, &served), 1))
 		return true;
-	if (caslist_lk_wait_below(++CASLIST_LK_SELF.pass, CASLIST_WAIT_CLOCK_EVERY))
-		return true;
+	return caslist_lk_wait_below(++CASLIST_LK_SELF.pass, CASLIST_WAIT_CLOCK_EVERY);
+}
+
+/* The clock's verdict, out of line: has the streak past L's oldest
+ * pending ticket run CASLIST_WAIT_STREAK_NS since an entry first saw it
+ * (caslist_lk_fair_due)?  False if no ticket is pending any more. */
+static __attribute__((noinline, cold, unused)) bool caslist_lk_fair_over(struct caslist_list *l)
+{
+	uint32_t served;
+
 	CASLIST_LK_SELF.pass = 0;
-	return !caslist_lk_fair_due(l, served);
+	if (!caslist_lk_fair_pending(l, &served))
+		return false;
+	return caslist_lk_fair_due(l, served);
 }
 
 /* Grant the oldest pending ticket of L: this thread's streak has run
@@ -618,7 +628,7 @@ static __attribute__((noinline, cold, unused)) void caslist_lk_fair_yield(struct
 
 static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
 {
-	if (__builtin_expect(!caslist_lk_fair_pass(l), 0))
+	if (__builtin_expect(!caslist_lk_fair_pass(l), 0) && caslist_lk_fair_over(l))
 		caslist_lk_fair_yield(l, op);
 }
 
@@ -629,7 +639,7 @@ static inline void caslist_lk_fair_enter(struct caslist_list *l, const char *op)
  */
 static inline void caslist_lk_fair_enter_held(struct caslist_list *l)
 {
-	if (__builtin_expect(!caslist_lk_fair_pass(l), 0))
+	if (__builtin_expect(!caslist_lk_fair_pass(l), 0) && caslist_lk_fair_over(l))
 		caslist_lk_fair_hand_over(l);
 }
 
