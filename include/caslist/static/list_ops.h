@@ -180,8 +180,13 @@ static inline struct caslist_node *caslist_lk_lock_tail(struct caslist_node *h, 
 		struct caslist_node *t = caslist_lk_prev_hint(h);
 
 		if (caslist_lk_prev_valid(t) && caslist_lk_lock_expect(t, caslist_lk_w_head(h), op)) {
-			if (__builtin_expect(t != h, 1) || asked ||
-			    caslist_lk_fair_pass(caslist_lk_list_of_head(h)))
+			if (__builtin_expect(t != h, 1))
+				return t;
+			if (asked) {	/* had its verdict: note it (debug builds) */
+				caslist_lk_fair_note(caslist_lk_list_of_head(h));
+				return t;
+			}
+			if (caslist_lk_fair_pass(caslist_lk_list_of_head(h)))
 				return t;
 			caslist_lk_unlock(h, caslist_lk_w_head(h));	/* back as it was */
 			caslist_lk_fair_enter(caslist_lk_list_of_head(h), op);
@@ -253,7 +258,7 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 		if (s == 0)
 			return caslist_lk_pos_gone(pos, "caslist_add_after");
 		/* pos a head past its streak: back as it was, and a turn. */
-		if (__builtin_expect(asked || !caslist_lk_head_over(pos), 1))
+		if (__builtin_expect(!caslist_lk_head_over_unless(pos, asked), 1))
 			break;
 		caslist_lk_unlock(pos, s);
 		caslist_lk_fair_enter(caslist_lk_list_of_head(pos), "caslist_add_after");
@@ -282,7 +287,7 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		uintptr_t s;
 
 		if (caslist_lk_trylock(pos, &s, "caslist_add_near")) {
-			if (__builtin_expect(asked || !caslist_lk_head_over(pos), 1)) {
+			if (__builtin_expect(!caslist_lk_head_over_unless(pos, asked), 1)) {
 				caslist_lk_insert_locked(pos, s, n, n, "caslist_add_near");
 				return CASLIST_NEAR_AFTER;
 			}
@@ -293,7 +298,7 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 			continue;
 		}
 		p = caslist_lk_trylock_prev(pos, "caslist_add_near");
-		if (p != NULL && !asked && __builtin_expect(caslist_lk_head_over(p), 0)) {
+		if (p != NULL && __builtin_expect(caslist_lk_head_over_unless(p, asked), 0)) {
 			/* pos first on a list whose head's streak is over:
 			 * give p's link back as it was (pos's word, with its
 			 * kind, I6), and a turn. */
@@ -372,7 +377,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 				caslist_lk_unlock(n, s);
 				return CASLIST_OK;
 			}
-			if (!asked && __builtin_expect(caslist_lk_head_over(p), 0)) {
+			if (__builtin_expect(caslist_lk_head_over_unless(p, asked), 0)) {
 				/* first on another list whose head's streak
 				 * is over: both back as they were, a turn */
 				caslist_lk_unlock(p, caslist_lk_w_of(n));

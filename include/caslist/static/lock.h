@@ -330,6 +330,20 @@ static inline bool caslist_lk_head_over(struct caslist_node *p)
 	       !caslist_lk_fair_pass(caslist_lk_list_of_head(p));
 }
 
+/* caslist_lk_head_over, for an operation that has had its verdict
+ * (ASKED: caslist_lk_pair_busy_wait): false, and in debug builds the
+ * note that it entered p's wait if p is a head (caslist_lk_unlock's
+ * check). */
+static inline bool caslist_lk_head_over_unless(struct caslist_node *p, bool asked)
+{
+	if (!asked)
+		return caslist_lk_head_over(p);
+	if (CASLIST_LK_DEBUG_ON &&
+	    caslist_lk_prev_is_head(atomic_load_explicit(&p->prev, memory_order_relaxed)))
+		caslist_lk_fair_note(caslist_lk_list_of_head(p));
+	return false;
+}
+
 /* A busy link reported by caslist_lk_pair_first when the link it took
  * was a head whose hand-over must ask the clock: the head's address with
  * bit 0 set (no link is at an odd address), so that the first attempt
@@ -562,7 +576,7 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 			return 0;
 		p = caslist_lk_trylock_prev_node(n, op);	/* lock_prefetch: n no head */
 		if (__builtin_expect(p != NULL, 1)) {
-			if (__builtin_expect(asked || !caslist_lk_head_over(p), 1))
+			if (__builtin_expect(!caslist_lk_head_over_unless(p, asked), 1))
 				break;
 			/* p is a head whose hand-over asks the clock: give
 			 * both back as they were, and ask holding nothing
