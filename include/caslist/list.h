@@ -194,9 +194,10 @@ static_assert(alignof(caslist_node) >= 8, "struct caslist_node must be 8-aligned
 _Static_assert(_Alignof(struct caslist_node) >= 8, "struct caslist_node must be 8-aligned");
 #endif
 
-/* A list: a head node that is never removed, and the two ticket counters
- * of its hand-over by count (<caslist/static/wait.h>, doc/wait.md).  Zero
- * in an empty list (CASLIST_LIST_INIT, caslist_init). */
+/* A list: a head node that is never removed, the two ticket counters of
+ * its hand-over and the oldest ticket's stamp (<caslist/static/wait.h>,
+ * doc/wait.md).  An empty list's are as CASLIST_LIST_INIT and
+ * caslist_init set them. */
 struct caslist_list {
 	struct caslist_node head;
 	CASLIST_ATOMIC(uint32_t) want_next;	/* tickets issued */

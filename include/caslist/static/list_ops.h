@@ -413,7 +413,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
  * [S7] move to head: L(n); then only ATTEMPTS, never waits, holding it:
  * L(pred) ([L4]), then L(head) ([L2]).  If either is busy, give back what
  * was taken (the words as they were) and back off holding nothing, then
- * start over; a wait on the head hands it over by count (wait.h).  Holding
+ * start over; a wait on the head takes part in its hand-over (wait.h).  Holding
  * L(n), L(pred) and L(head): unlink n (pred->next = succ, which releases
  * L(pred): n leaves its list) and insert it after the head (linearization
  * point of the move: head->next = n).  n may come from any list: a move

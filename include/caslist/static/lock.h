@@ -487,7 +487,7 @@ CASLIST_LK_STEP bool caslist_lk_head_first(struct caslist_node *h, uintptr_t *v,
  * splice_head, pop_head): it defers to a pending ticket first and its
  * wait may take one (wait.h).  caslist_lk_lock_head_held is for callers
  * holding links another thread may wait on (a touch's claimed node, a
- * cut's last link, a flush's chain): it counts itself and, at its K,
+ * cut's last link, a flush's chain): it passes and, past its streak,
  * grants the oldest pending ticket, but never takes a ticket or waits
  * for a turn.  Either way the caller holds nothing a parked thread could
  * block for long: those links are waited on only by threads that hold

@@ -531,7 +531,7 @@ caslist_lk_fair_turn(struct caslist_list *l, uint32_t t, struct caslist_lk_backo
  * stuck watch).  The ticket's fetch_add is
  * seq_cst: it orders the ticket before every later entry's load of
  * want_next (caslist_lk_fair_pending), which is what makes those
- * entries count themselves past it. */
+ * entries see it pending. */
 static __attribute__((noinline, cold, unused)) uint32_t
 caslist_lk_fair_take(struct caslist_list *l, struct caslist_lk_backoff *watch, const char *op)
 {
