@@ -28,7 +28,7 @@ man:
 .PHONY: man
 
 nobase_doc_DATA = README.md ChangeLog LICENSE \
-	doc/protocol.md doc/wait.md doc/cluster.md doc/lru.md doc/pagepool.md doc/bench.md doc/verification.md \
+	doc/protocol.md doc/wait.md doc/combine.md doc/cluster.md doc/lru.md doc/pagepool.md doc/bench.md doc/verification.md \
 	doc/verification-figures.md doc/bench-history.md doc/notebook.md doc/abi.md \
 	doc/scaling.md doc/cost.md doc/results.md doc/testing.md doc/platforms.md \
 	doc/img/add_near_4096.png doc/img/del_disjoint_4096.png doc/img/del_overlap_4096.png \

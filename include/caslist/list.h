@@ -196,7 +196,9 @@ _Static_assert(_Alignof(struct caslist_node) >= 8, "struct caslist_node must be 
 
 /* A list: a head node that is never removed, the two ticket counters of
  * its hand-over and the oldest ticket's stamp (<caslist/static/wait.h>,
- * doc/wait.md).  An empty list's are as CASLIST_LIST_INIT and
+ * doc/wait.md), and the queue of moves waiting at a busy head
+ * (<caslist/static/combine.h>, doc/combine.md: 0 unless the library or
+ * the inline code is built with CASLIST_HEAD_COMBINE).  An empty list's are as CASLIST_LIST_INIT and
  * caslist_init set them. */
 struct caslist_list {
 	struct caslist_node head;
@@ -204,6 +206,7 @@ struct caslist_list {
 	CASLIST_ATOMIC(uint32_t) want_served;	/* tickets granted */
 	CASLIST_ATOMIC(uint32_t) want_stamped;	/* the ticket want_since is for */
 	CASLIST_ATOMIC(uint32_t) want_since;	/* when an entry first saw it pending */
+	CASLIST_ATOMIC(uintptr_t) queue;	/* moves queued at a busy head (static/combine.h) */
 };
 
 /* Values left in a removed node (never valid addresses, bit 0 clear). */
@@ -232,7 +235,7 @@ struct caslist_list {
 /* (&name is &name.head: the head is the first member; the whole object's
  * address is what compilers accept in its own initializer.) */
 #define CASLIST_LIST_INIT(name)                                                \
-	{ { CASLIST_LK_PCAST(uintptr_t, &(name)) + 4u, CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u, 0xffffffffu, 0u }
+	{ { CASLIST_LK_PCAST(uintptr_t, &(name)) + 4u, CASLIST_LK_PCAST(uintptr_t, &(name)) + 2u }, 0u, 0u, 0xffffffffu, 0u, 0u }
 
 /*
  * CASLIST_LIST(name) - declare and initialise an empty list, like the

@@ -36,6 +36,7 @@ struct abi_row {
 	ABI_FIELD(struct caslist_list, want_served) \
 	ABI_FIELD(struct caslist_list, want_stamped) \
 	ABI_FIELD(struct caslist_list, want_since) \
+	ABI_FIELD(struct caslist_list, queue) \
 	ABI_TYPE(struct caslist_batch) \
 	ABI_FIELD(struct caslist_batch, l) \
 	ABI_FIELD(struct caslist_batch, n) \

@@ -3,7 +3,7 @@
 # The spin model of the link-lock protocol (test/model/list.pml; its steps
 # are mapped to static/link.h and lib/list.c in doc/protocol.md, "The step map")
 # and its mutants, run by test/model/run.sh when configure found spin.
-EXTRA_DIST += test/model/list.pml test/model/freelist.pml test/model/wait.pml test/model/run.sh test/model/tags.sh
+EXTRA_DIST += test/model/list.pml test/model/freelist.pml test/model/wait.pml test/model/combine.pml test/model/run.sh test/model/tags.sh
 TESTS += test/model/tags.sh
 if HAVE_SPIN
 TESTS += test/model/run.sh

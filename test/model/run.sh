@@ -12,6 +12,10 @@
 #                 entry's check of its age, grant, ticket, turn, the idle
 #                 self-grant): the bypass bound at every grant, no invalid
 #                 end state; 2 threads, and 3 with fewer operations.
+#   combine.pml   moves queued at a busy head (static/combine.h): the
+#                 publish, the holder's drain, the publisher's serve;
+#                 Q1-Q4 of doc/combine.md, no invalid end state; 2 and 3
+#                 publishers against a holder of 2 inserts.
 #   mutants       each one lock step removed or one validation skipped,
 #                 must be reported as an error by spin: the models can fail.
 # Environment: CASLIST_SPIN (spin binary, default: spin on PATH),
@@ -28,14 +32,15 @@ MUT_NEAR_NO_VALIDATE MUT_CUT_NO_LAST_LOCK MUT_MOVE_HOLD_PRED MUT_CUT_NO_LIST_CHE
 MUT_WALK_NO_HEAD_CHECK MUT_TOUCH_PLAIN MUT_BATCH_CHAIN_UNLOCKED MUT_TOUCH_OWNED MUT_MOVE_KEEP_PRED"
 fl_mutants="MUT_FL_FRONT_NO_RECHECK MUT_FL_REMOVE_NO_RECHECK MUT_FL_PUT_NO_TAIL_CHECK"
 wait_mutants="MUT_NO_COUNT MUT_NO_IDLE_GRANT MUT_RESTAMP"
+q_mutants="MUT_Q_NO_SERVE MUT_Q_STALE_LINK MUT_Q_EARLY_UNLOCK MUT_Q_SERVE_NO_LOCK"
 scens=
 fl_scens=
 if [ "${CASLIST_MODEL_EACH:-0}" = 1 ]; then
 	scens="1 2 3 4 5 6 7 8 9 10 11 12 13 14"
 	fl_scens="1 2 3 4"
 fi
-n=5
-for m in $mutants $fl_mutants $wait_mutants $scens $fl_scens; do n=$((n + 1)); done
+n=7
+for m in $mutants $fl_mutants $wait_mutants $q_mutants $scens $fl_scens; do n=$((n + 1)); done
 tap_plan $n
 skip=
 command -v "$spin" >/dev/null 2>&1 || skip="spin not found"
@@ -51,7 +56,7 @@ if [ -n "$skip" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/caslist-model.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-cp "$here/list.pml" "$here/freelist.pml" "$here/wait.pml" "$tmp/" || exit 1
+cp "$here/list.pml" "$here/freelist.pml" "$here/wait.pml" "$here/combine.pml" "$tmp/" || exit 1
 cd "$tmp" || exit 1
 
 # verify MODEL DEFINES...: sets $out (pan's output), $errors (-1: did not
@@ -103,9 +108,12 @@ clean list.pml "list.pml, all 14 scenarios (2 lists), 3 processes"
 clean freelist.pml "freelist.pml, all 4 scenarios, 3 processes"
 clean wait.pml "wait.pml, the head's hand-over, 2 threads, streak 1, 5 operations each"
 clean wait.pml "wait.pml, the head's hand-over, 3 threads, streak 1, 2, 2 and 1 operations" -DN=3 -DOPS=2 -DOPS3=1
+clean combine.pml "combine.pml, moves queued at a busy head, 2 publishers, a holder of 2 inserts"
+clean combine.pml "combine.pml, moves queued at a busy head, 3 publishers, a holder of 2 inserts" -DNPUB=3
 for m in $mutants; do caught list.pml "$m"; done
 for m in $fl_mutants; do caught freelist.pml "$m"; done
 for m in $wait_mutants; do caught wait.pml "$m"; done
+for m in $q_mutants; do caught combine.pml "$m"; done
 for s in $scens; do clean list.pml "list.pml scenario $s" -DSCEN="$s"; done
 for s in $fl_scens; do clean freelist.pml "freelist.pml scenario $s" -DSCEN="$s"; done
 # Drift check: doc/verification-figures.md (tools/verification-figures) is

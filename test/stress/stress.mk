@@ -8,13 +8,14 @@ check_PROGRAMS += test/stress/stress test/stress/xlist \
 	test/stress/stress-mutant-nokind \
 	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow \
 	test/stress/bypass test/stress/bypass-mutant-nodefer \
-	test/stress/headkinds test/stress/headkinds-mutant-noheadover
+	test/stress/headkinds test/stress/headkinds-mutant-noheadover \
+	test/stress/stress-combine test/stress/xlist-combine
 TESTS += test/stress/stress.sh test/stress/xlist.sh test/stress/mutants.sh \
 	test/stress/fl_grow.sh test/stress/fl_stress.sh test/stress/bypass.sh \
-	test/stress/headkinds.sh
+	test/stress/headkinds.sh test/stress/combine.sh
 EXTRA_DIST += test/stress/driver.sh test/stress/stress.sh test/stress/xlist.sh \
 	test/stress/mutants.sh test/stress/mutate.sh test/stress/fl_stress.sh test/stress/fl_grow.sh \
-	test/stress/bypass.sh test/stress/headkinds.sh
+	test/stress/bypass.sh test/stress/headkinds.sh test/stress/combine.sh
 test_stress_stress_SOURCES = test/stress/stress.c test/util.h
 test_stress_stress_LDADD = $(TEST_LIBS)
 test_stress_xlist_SOURCES = test/stress/xlist.c test/util.h
@@ -29,6 +30,21 @@ if HAVE_URCU_MEMB
 test_stress_xlist_CPPFLAGS += -DXLIST_URCU
 test_stress_xlist_CFLAGS += $(URCU_MEMB_CFLAGS)
 test_stress_xlist_LDADD += $(URCU_MEMB_LIBS)
+endif
+# combine: stress and xlist again, inline, with moves queued at a busy
+# head (static/combine.h) whatever configure chose.
+COMBINE_CPPFLAGS = -DCASLIST_INLINE=1 -DCASLIST_HEAD_COMBINE=1
+test_stress_stress_combine_SOURCES = test/stress/stress.c test/util.h
+test_stress_stress_combine_CPPFLAGS = $(AM_CPPFLAGS) $(COMBINE_CPPFLAGS)
+test_stress_stress_combine_LDADD = $(TEST_LIBS)
+test_stress_xlist_combine_SOURCES = test/stress/xlist.c test/util.h
+test_stress_xlist_combine_CPPFLAGS = $(AM_CPPFLAGS) $(COMBINE_CPPFLAGS)
+test_stress_xlist_combine_CFLAGS = $(AM_CFLAGS)
+test_stress_xlist_combine_LDADD = $(TEST_LIBS)
+if HAVE_URCU_MEMB
+test_stress_xlist_combine_CPPFLAGS += -DXLIST_URCU
+test_stress_xlist_combine_CFLAGS += $(URCU_MEMB_CFLAGS)
+test_stress_xlist_combine_LDADD += $(URCU_MEMB_LIBS)
 endif
 test_stress_fl_stress_SOURCES = test/stress/fl_stress.c test/util.h
 test_stress_fl_stress_LDADD = $(TEST_LIBS)

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -382,6 +383,37 @@ static void head_not_entered(void)
 		caslist_lk_unlock(h, v);
 }
 
+/* A node re-initialised while its move waits queued at a busy head
+ * (misuse.c is built with CASLIST_HEAD_COMBINE=1): the mover, seeing
+ * its word unlocked, returns; the next drain finds a word that is no
+ * chain word and aborts naming the node, instead of walking it for
+ * ever.  The head stays held until the mover is joined, so the drain is
+ * main's add_head. */
+static CASLIST_LIST(Q);
+static void *q_mover(void *arg)
+{
+	(void)arg;
+	(void)caslist_move_head(&Q, &b);
+	return NULL;
+}
+static void queued_node_init(void)
+{
+	struct caslist_node *s;
+	pthread_t t;
+
+	caslist_add_tail(&Q, &a);
+	caslist_add_tail(&Q, &b);
+	s = caslist_link_lock(&Q.head);		/* the head busy */
+	if (pthread_create(&t, NULL, q_mover, NULL) != 0)
+		_exit(3);
+	while (atomic_load_explicit(&Q.queue, memory_order_relaxed) == 0)
+		sched_yield();			/* b queued */
+	caslist_node_init(&b);			/* the misuse: b is in transit */
+	pthread_join(t, NULL);
+	caslist_link_unlock(&Q.head, s);
+	caslist_add_head(&Q, &c);		/* its insert drains b */
+}
+
 static void cut_other_tail(void)
 {
 	caslist_add_head(&L, &b);
@@ -665,6 +697,7 @@ static const char *const sites[] = {
 	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(x == last, \"caslist_fl_put_batch\"",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_CHECK(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_build_add\"",
 	"include/caslist/static/fl_ops.h: CASLIST_LK_REQUIRE(caslist_lk_cluster_of(x) == NULL, \"caslist_fl_put\"",
+	"include/caslist/static/combine.h: CASLIST_LK_REQUIRE((w & (CASLIST_LK_LOCK | CASLIST_LK_BATCH_TAG",
 };
 
 /* Every CASLIST_LK_CHECK( line in the sources matches exactly one entry. */
@@ -674,7 +707,8 @@ static int sites_covered(void)
 		"include/caslist/static/list_ops.h", "include/caslist/static/lock.h",
 		"include/caslist/static/link.h", "include/caslist/static/batch_ops.h",
 		"include/caslist/static/fl_ops.h", "include/caslist/static/cl_pool.h",
-		"include/caslist/static/cluster.h", "lib/check.c", "lib/debug.c" };
+		"include/caslist/static/cluster.h", "include/caslist/static/combine.h",
+		"lib/check.c", "lib/debug.c" };
 	const char *src = getenv("CASLIST_SRCDIR");
 	int ok = 1, found = 0;
 
@@ -773,6 +807,9 @@ int main(void)
 	tap_ok(runs_clean(head_as_pos), "a head as add_after / add_near's position runs clean");
 	tap_ok(aborts(add_queued, "caslist_add_head", &a, "queued in a batch"),
 	       "a plain add of a node queued in a batch aborts");
+	/* static/combine.h: a queued node's word overwritten (every build) */
+	tap_ok(aborts(queued_node_init, "caslist_add_head", &b, "while its move was queued"),
+	       "a node re-initialised while its move is queued at a busy head aborts naming it");
 	/* caslist_del */
 	DEBUG_CASE(tap_ok(aborts(del_unlinked, "caslist_del", &a, "not linked"),
 			  "del of a never-linked node aborts"));

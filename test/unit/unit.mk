@@ -20,17 +20,18 @@ test_unit_seq_inline_LDADD = $(TEST_LIBS)
 test_unit_batch_inline_SOURCES = test/unit/batch.c test/tap.h test/util.h
 test_unit_batch_inline_CPPFLAGS = $(AM_CPPFLAGS) $(IMPL_CPPFLAGS)
 test_unit_batch_inline_LDADD = $(TEST_LIBS)
-# misuse: the core compiled in with the debug checks on, whatever the build.
+# misuse: the core compiled in with the debug checks on, whatever the build,
+# and with moves queued at a busy head (its check has a case).
 # (misuse.c and hang.c include "tap.h": -I test finds the shared harness.)
 test_unit_misuse_SOURCES = test/unit/misuse.c test/tap.h $(CORE_SOURCES)
 # MISUSE_SRCDIR: where the check sites are read when CASLIST_SRCDIR is unset
 MISUSE_SRCDIR_FLAGS = -DMISUSE_SRCDIR='"$(abs_top_srcdir)"'
-test_unit_misuse_CPPFLAGS = $(LIB_CPPFLAGS) -I$(top_srcdir)/test -DCASLIST_DEBUG=1 $(MISUSE_SRCDIR_FLAGS)
+test_unit_misuse_CPPFLAGS = $(LIB_CPPFLAGS) -I$(top_srcdir)/test -DCASLIST_DEBUG=1 -DCASLIST_HEAD_COMBINE=1 $(MISUSE_SRCDIR_FLAGS)
 test_unit_misuse_LDADD = $(PTHREAD_LIBS)
 # misuse-release: the same cases without CASLIST_DEBUG: the checks release
 # builds keep (CASLIST_REQUIRE) must abort there too.
 test_unit_misuse_release_SOURCES = test/unit/misuse.c test/tap.h $(CORE_SOURCES)
-test_unit_misuse_release_CPPFLAGS = $(LIB_CPPFLAGS) -I$(top_srcdir)/test $(MISUSE_SRCDIR_FLAGS)
+test_unit_misuse_release_CPPFLAGS = $(LIB_CPPFLAGS) -I$(top_srcdir)/test -DCASLIST_HEAD_COMBINE=1 $(MISUSE_SRCDIR_FLAGS)
 test_unit_misuse_release_LDADD = $(PTHREAD_LIBS)
 # hang: misuse that would wait for ever prints the stuck-wait line (every build)
 test_unit_hang_SOURCES = test/unit/hang.c test/tap.h

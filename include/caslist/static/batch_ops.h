@@ -164,7 +164,7 @@ static inline void caslist__batch_flush(struct caslist_batch *b)
 		caslist_lk_batch_chain(b->node[i], b->node[i - 1]);
 	h = &b->l->head;
 	f = caslist_lk_lock_head_held(h, "caslist_batch_flush");
-	caslist_lk_insert_locked(h, f, first, last, "caslist_batch_flush");
+	caslist_lk_insert_head(b->l, h, f, first, last, "caslist_batch_flush");
 	for (unsigned i = k - 1; i > 0; i--)	/* chain nodes: kind 0 */
 		caslist_lk_unlock(b->node[i], caslist_lk_w_of(b->node[i - 1]));
 	b->n = 0;

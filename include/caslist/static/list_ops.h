@@ -18,6 +18,7 @@
 #define CASLIST_STATIC_LIST_OPS_H
 
 #include "link.h"
+#include "combine.h"
 
 CASLIST_LK_BEGIN
 
@@ -139,6 +140,7 @@ static inline void caslist__init(struct caslist_list *l)
 	/* No ticket stamped: ticket 0 is the first to be (wait.h). */
 	atomic_store_explicit(&l->want_stamped, 0xffffffffu, memory_order_relaxed);
 	atomic_store_explicit(&l->want_since, 0, memory_order_relaxed);
+	atomic_store_explicit(&l->queue, 0, memory_order_relaxed);	/* nothing queued */
 }
 
 static inline void caslist__node_init(struct caslist_node *n)
@@ -206,7 +208,7 @@ CASLIST_LK_STEP void caslist_lk_splice_head(struct caslist_list *l, struct casli
 	struct caslist_node *h = caslist_lk_head_of(l);
 	uintptr_t s = caslist_lk_lock_head(h, op);
 
-	caslist_lk_insert_locked(h, s, first, last, op);
+	caslist_lk_insert_head(l, h, s, first, last, op);
 }
 
 /* [S3] splice at tail: L(tail) only. Linearizes at tail->next = first. */
@@ -389,6 +391,10 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			}
 			if (__builtin_expect(caslist_lk_trylock(h, &f, op), 1))
 				break;
+#if CASLIST_HEAD_COMBINE
+			/* the head busy: queue n at it (combine.h) */
+			return caslist_lk_q_publish(l, n, p, s, op);
+#endif
 			/* give L(pred) back as it was (n is a node: kind 0) */
 			caslist_lk_unlock(p, caslist_lk_w_of(n));
 			caslist_lk_check_list(h, op);
@@ -405,7 +411,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
 	caslist_lk_fair_note(l);	/* entered at the top (debug builds) */
-	caslist_lk_insert_locked(h, f, n, n, op);
+	caslist_lk_insert_head(l, h, f, n, n, op);
 	return CASLIST_OK;
 }
 
@@ -461,6 +467,10 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	 * aims its CAS. */
 	v = atomic_load_explicit(&h->next, memory_order_relaxed);
 	if (__builtin_expect(!caslist_lk_head_first(h, &v, op), 0)) {
+#if CASLIST_HEAD_COMBINE
+		caslist_lk_check_list(h, op);
+		return caslist_lk_q_publish(l, n, p, s, op);	/* queue n at the busy head */
+#endif
 		caslist_lk_unlock(p, caslist_lk_w_of(n));	/* give L(pred) back as it was */
 		caslist_lk_check_list(h, op);
 		caslist_lk_unlock(n, s);	/* and L(n) */
@@ -471,7 +481,7 @@ CASLIST_LK_STEP int caslist_lk_move_head(struct caslist_list *l, struct caslist_
 	caslist_lk_set_prev_checked(s, p, n, op);
 	caslist_lk_unlock(p, s);
 	caslist_lk_fair_note(l);	/* entered at the top (debug builds) */
-	caslist_lk_insert_locked(h, v, n, n, op);
+	caslist_lk_insert_head(l, h, v, n, n, op);
 	return CASLIST_OK;
 }
 
@@ -515,7 +525,7 @@ static inline int caslist__touch(struct caslist_list *l, struct caslist_node *n)
 			if (caslist_lk_claim(n, &v, "caslist_touch")) {
 				uintptr_t f = caslist_lk_lock_head_held(h, "caslist_touch");
 
-				caslist_lk_insert_locked(h, f, n, n, "caslist_touch");
+				caslist_lk_insert_head(l, h, f, n, n, "caslist_touch");
 				return CASLIST_TOUCH_ADDED;
 			}
 			continue;
