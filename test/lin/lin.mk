@@ -11,6 +11,12 @@
 check_PROGRAMS += test/lin/lin
 test_lin_lin_SOURCES = test/lin/lin.c test/util.h
 test_lin_lin_LDADD = $(TEST_LIBS)
+# lin-combine: the same, inline, with moves queued at a busy head
+# (static/combine.h; COMBINE_CPPFLAGS: test/stress/stress.mk).
+check_PROGRAMS += test/lin/lin-combine
+test_lin_lin_combine_SOURCES = test/lin/lin.c test/util.h
+test_lin_lin_combine_CPPFLAGS = $(AM_CPPFLAGS) $(COMBINE_CPPFLAGS)
+test_lin_lin_combine_LDADD = $(TEST_LIBS)
 TESTS += test/lin/lin.sh
 EXTRA_DIST += test/lin/lin.sh test/lin/soak.sh
 

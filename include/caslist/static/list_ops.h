@@ -367,6 +367,11 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 		caslist_lk_fair_enter(l, op);
 	else
 		caslist_lk_fair_wait(l, &b, busy, op);
+#if CASLIST_HEAD_COMBINE
+	/* n may be queued at l's head, its publisher waiting for a drain:
+	 * holding nothing, link the queue if the head is free (combine.h) */
+	caslist_lk_q_serve(l, op);
+#endif
 	s = caslist_lk_lock_prefetch(n, &seen, op);
 	for (;;) {
 		if (s == 0)
@@ -404,6 +409,9 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
 		caslist_lk_fair_wait(l, &b, busy, op);
+#if CASLIST_HEAD_COMBINE
+		caslist_lk_q_serve(l, op);
+#endif
 		s = caslist_lk_lock_prefetch(n, &seen, op);
 	}
 	/* Holding L(n), L(pred) and L(head): unlink steps 1-2 (n leaves its
