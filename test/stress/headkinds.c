@@ -418,6 +418,7 @@ int main(int argc, char **argv)
 	(void)all_ok;
 	(void)worst;
 	(void)total_measured;
+	(void)total_ops;
 #endif
 	free(lp);
 	free(pairs);
