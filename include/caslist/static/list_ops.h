@@ -443,7 +443,10 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
  *    every thread that needs n while it is parked; a loser that holds
  *    nothing lets the winner run a streak.
  * Each failed round takes and gives back locks, leaving every word as it
- * was; the abstract list never changes in it.
+ * was; the abstract list never changes in it.  With CASLIST_HEAD_COMBINE
+ * a busy head is not a failed round: n is unlinked and queued at the
+ * head, and the move waits holding L(n) of n in transit (rule R2) until
+ * the head's holder links it (combine.h, caslist_lk_q_publish).
  *
  * This is the first attempt: no ticket pending, n linked, every lock free
  * at once; anything else gives back what it took and goes on in
