@@ -16,6 +16,8 @@
 #   nodefer   operations do not count themselves past a pending head ticket (wait.h)
 #   noheadover  a path that finds the head as the link it locked does not
 #             take part in the hand-over (caslist_lk_head_over, lock.h)
+#   nolinkwait  a wait on a busy head by a path that holds nothing backs off
+#             only, taking no ticket (caslist_lk_link_wait, lock.h)
 #   nokind    [L6] stores succ->prev without succ's head flag, though the
 #             successor word says succ is a head (I6)
 set -eu
@@ -54,6 +56,9 @@ nodefer)
 	;;
 noheadover)
 	edit lock.h 'return __builtin_expect(caslist_lk_prev_is_head' 'return 0 && __builtin_expect(caslist_lk_prev_is_head'
+	;;
+nolinkwait)
+	edit lock.h 'if (caslist_lk_prev_valid(p) &&' 'if (0 && caslist_lk_prev_valid(p) &&'
 	;;
 nokind)
 	edit link.h 'caslist_lk_w_to_head(sw), 0)' '0 && caslist_lk_w_to_head(sw), 0)'

@@ -9,13 +9,15 @@ check_PROGRAMS += test/stress/stress test/stress/xlist \
 	test/stress/fl_stress test/stress/fl_stress-mutant-window test/stress/fl_grow \
 	test/stress/bypass test/stress/bypass-mutant-nodefer \
 	test/stress/headkinds test/stress/headkinds-mutant-noheadover \
+	test/stress/busyhead test/stress/busyhead-mutant-nolinkwait \
 	test/stress/stress-combine test/stress/xlist-combine
 TESTS += test/stress/stress.sh test/stress/xlist.sh test/stress/mutants.sh \
 	test/stress/fl_grow.sh test/stress/fl_stress.sh test/stress/bypass.sh \
-	test/stress/headkinds.sh test/stress/combine.sh
+	test/stress/headkinds.sh test/stress/busyhead.sh test/stress/combine.sh
 EXTRA_DIST += test/stress/driver.sh test/stress/stress.sh test/stress/xlist.sh \
 	test/stress/mutants.sh test/stress/mutate.sh test/stress/fl_stress.sh test/stress/fl_grow.sh \
-	test/stress/bypass.sh test/stress/headkinds.sh test/stress/combine.sh
+	test/stress/bypass.sh test/stress/headkinds.sh test/stress/busyhead.sh \
+	test/stress/combine.sh
 test_stress_stress_SOURCES = test/stress/stress.c test/util.h
 test_stress_stress_LDADD = $(TEST_LIBS)
 test_stress_xlist_SOURCES = test/stress/xlist.c test/util.h
@@ -75,6 +77,17 @@ test_stress_headkinds_mutant_noheadover_CPPFLAGS = -Imut/noheadover $(AM_CPPFLAG
 test/stress/headkinds_mutant_noheadover-headkinds.$(OBJEXT): mut/noheadover/core.c
 test_stress_headkinds_mutant_noheadover_LDADD = $(TEST_LIBS)
 
+# busyhead: a path that finds a head busy takes a ticket there, step by
+# step (inline: the wait layer's hook and an injected clock).
+test_stress_busyhead_SOURCES = test/stress/busyhead.c test/tap.h test/util.h
+test_stress_busyhead_LDADD = $(TEST_LIBS)
+# mutant: a busy head waited on by backoff only.
+test_stress_busyhead_mutant_nolinkwait_SOURCES = test/stress/busyhead.c
+EXTRA_test_stress_busyhead_mutant_nolinkwait_DEPENDENCIES = mut/nolinkwait/core.c
+test_stress_busyhead_mutant_nolinkwait_CPPFLAGS = -Imut/nolinkwait $(AM_CPPFLAGS)
+test/stress/busyhead_mutant_nolinkwait-busyhead.$(OBJEXT): mut/nolinkwait/core.c
+test_stress_busyhead_mutant_nolinkwait_LDADD = $(TEST_LIBS)
+
 # mutants: the core with one lock step skipped / one release weakened.
 test_stress_stress_mutant_skiplock_SOURCES = test/stress/stress.c
 nodist_test_stress_stress_mutant_skiplock_SOURCES = mut/skiplock/core.c
@@ -100,7 +113,7 @@ MUT_DEPS = $(CORE_SOURCES) $(STATIC_FILES) \
 	test/stress/mutate.sh
 # One rule for all of them: the mutant's name is its folder's (mut/NAME).
 mut/skiplock/core.c mut/relaxed/core.c mut/nodefer/core.c mut/window/core.c mut/nokind/core.c \
-	mut/noheadover/core.c: $(MUT_DEPS)
+	mut/noheadover/core.c mut/nolinkwait/core.c: $(MUT_DEPS)
 	$(AM_V_GEN)d='$(@D)'; \
 	$(SHELL) $(srcdir)/test/stress/mutate.sh "$${d#mut/}" $(srcdir) "$$d" $(CORE_SOURCES)
 # clean-local runs it (bench/bench.mk holds the one clean-local rule)

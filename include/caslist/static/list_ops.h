@@ -256,7 +256,7 @@ static inline int caslist__add_after(struct caslist_node *pos, struct caslist_no
 
 	caslist_lk_check_addable(n, "caslist_add_after");
 	for (;;) {
-		s = caslist_lk_lock(pos, "caslist_add_after");
+		s = caslist_lk_lock_idle(pos, "caslist_add_after");
 		if (s == 0)
 			return caslist_lk_pos_gone(pos, "caslist_add_after");
 		/* pos a head past its streak: back as it was, and a turn. */
@@ -323,7 +323,7 @@ static inline int caslist__add_near(struct caslist_node *pos, struct caslist_nod
 		/* Relaxed: only decides whether to give up; no data follows. */
 		if (caslist_lk_w_unlinked(atomic_load_explicit(&pos->next, memory_order_relaxed)))
 			return caslist_lk_pos_gone(pos, "caslist_add_near");
-		caslist_lk_backoff_wait(&b, pos, "caslist_add_near");
+		caslist_lk_link_wait(&b, pos, "caslist_add_near");	/* a head: its hand-over */
 	}
 }
 
@@ -366,7 +366,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 	if (busy == NULL)
 		caslist_lk_fair_enter(l, op);
 	else
-		caslist_lk_fair_wait(l, &b, busy, op);
+		caslist_lk_fair_wait(caslist_lk_list_of_busy(l, busy), &b, busy, op);
 #if CASLIST_HEAD_COMBINE
 	/* n may be queued at l's head, its publisher waiting for a drain:
 	 * holding nothing, link the queue if the head is free (combine.h) */
@@ -408,7 +408,7 @@ caslist_lk_move_head_retry(struct caslist_list *l, struct caslist_node *n, const
 			busy = caslist_lk_prev_hint(n);	/* for the stuck-wait line */
 		}
 		caslist_lk_unlock(n, s);		/* and L(n) */
-		caslist_lk_fair_wait(l, &b, busy, op);
+		caslist_lk_fair_wait(caslist_lk_list_of_busy(l, busy), &b, busy, op);
 #if CASLIST_HEAD_COMBINE
 		caslist_lk_q_serve(l, op);
 #endif

@@ -88,6 +88,51 @@ static inline bool caslist_lk_trylock(struct caslist_node *x, uintptr_t *sw, con
 	return true;
 }
 
+static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
+{
+	return p != NULL && caslist_lk_w_of(p) != CASLIST_POISON_PREV;
+}
+
+/*
+ * The wait of an operation that holds nothing for a link P it could not
+ * take: if P is a head (its prev word has the head flag: whether it has
+ * never changes, caslist_lk_prev_is_head), a head wait on P's list
+ * (caslist_lk_fair_wait: rounds of backoff, then a ticket), so that a
+ * delete of the first node or an add next to a head waits its turn
+ * behind a hot head's streak like every other entry (doc/wait.md, "Who
+ * takes part"); else a round of backoff on P.  P is a hint (a stale
+ * pointer only costs a wrong kind of wait: the caller's CAS decides);
+ * its prev word is read relaxed, on a line the caller just failed to
+ * take, as caslist_lk_head_over reads it.
+ */
+static inline void caslist_lk_link_wait(struct caslist_lk_backoff *b, struct caslist_node *p,
+					const char *op)
+{
+	/* [mutant nolinkwait] the mutant waits on a busy head by backoff only (test/stress/headkinds.sh) */
+	if (caslist_lk_prev_valid(p) &&
+	    caslist_lk_prev_is_head(atomic_load_explicit(&p->prev, memory_order_relaxed)))
+		caslist_lk_fair_wait(caslist_lk_list_of_head(p), b, p, op);
+	else
+		caslist_lk_backoff_wait(b, p, op);
+}
+
+/* The list a move to L's head waits at when BUSY (a hint: the link it
+ * could not take) is busy: BUSY's own list if it is another list's head
+ * (n was first there: its delete waits its turn at that head, as
+ * caslist_lk_link_wait), else L (the move's own head, or n's predecessor
+ * node: the move takes part in L's hand-over). */
+static inline struct caslist_list *caslist_lk_list_of_busy(struct caslist_list *l,
+							     const void *busy)
+{
+	struct caslist_node *p = CASLIST_LK_PCAST(struct caslist_node *,
+						  CASLIST_LK_PCAST(uintptr_t, busy));
+
+	if (p != &l->head && caslist_lk_prev_valid(p) &&
+	    caslist_lk_prev_is_head(atomic_load_explicit(&p->prev, memory_order_relaxed)))
+		return caslist_lk_list_of_head(p);
+	return l;
+}
+
 /*
  * [L1] caslist_lk_lock - wait for L(x) (caslist_lk_lock_from: starting from the value
  * *vp of x->next the caller already loaded).  Returns the successor word
@@ -97,12 +142,13 @@ static inline bool caslist_lk_trylock(struct caslist_node *x, uintptr_t *sw, con
  * a second load, which could see a later state).  The lock is
  * caslist_lk_cas_lock (acquire); the loads between attempts are relaxed (they
  * only aim the next CAS).  Caller obeys the lock order (see
- * caslist_lk_lock_prev).  The wait uses the caller's backoff B.  FAIR:
- * the list whose head x is, when the caller holds nothing and the wait
- * may take a ticket (wait.h); NULL for every other wait.
+ * caslist_lk_lock_prev).  The wait uses the caller's backoff B.  IDLE:
+ * the caller holds nothing, so the wait may take a ticket if x is a head
+ * (caslist_lk_link_wait); false for a caller that holds a link another
+ * thread may wait for (backoff only, wait.h).
  */
 static inline uintptr_t caslist_lk_lock_from(struct caslist_node *x, uintptr_t *vp,
-					     struct caslist_lk_backoff *b, struct caslist_list *fair,
+					     struct caslist_lk_backoff *b, bool idle,
 					     const char *op)
 {
 	uintptr_t v = *vp;
@@ -115,8 +161,8 @@ static inline uintptr_t caslist_lk_lock_from(struct caslist_node *x, uintptr_t *
 		if (!caslist_lk_w_locked(v) && caslist_lk_cas_lock(x, &v, v | CASLIST_LK_LOCK, op))
 			return v;
 		if (caslist_lk_w_locked(v)) {
-			if (fair != NULL)
-				caslist_lk_fair_wait(fair, b, x, op);
+			if (idle)
+				caslist_lk_link_wait(b, x, op);
 			else
 				caslist_lk_backoff_wait(b, x, op);
 			v = atomic_load_explicit(&x->next, memory_order_relaxed);
@@ -129,7 +175,17 @@ static inline uintptr_t caslist_lk_lock(struct caslist_node *x, const char *op)
 	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
 	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
 
-	return caslist_lk_lock_from(x, &v, &b, NULL, op);
+	return caslist_lk_lock_from(x, &v, &b, false, op);
+}
+
+/* caslist_lk_lock for a caller that holds nothing (add_after): x may be a
+ * head, whose wait then takes part in its hand-over (caslist_lk_link_wait). */
+static inline uintptr_t caslist_lk_lock_idle(struct caslist_node *x, const char *op)
+{
+	struct caslist_lk_backoff b = CASLIST_LK_BACKOFF_INIT;
+	uintptr_t v = atomic_load_explicit(&x->next, memory_order_relaxed);
+
+	return caslist_lk_lock_from(x, &v, &b, true, op);
 }
 
 /*
@@ -219,7 +275,7 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_prefetch(struct caslist_node *x, uintp
 	} else if (!caslist_lk_w_unlinked(v)) {
 		caslist_lk_prefetch_vals(x, v, pv, op);
 	}
-	return caslist_lk_lock_from(x, seen, &b, NULL, op);
+	return caslist_lk_lock_from(x, seen, &b, false, op);
 }
 
 /*
@@ -227,7 +283,9 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_prefetch(struct caslist_node *x, uintp
  * successor word (unlocked; a tail's is caslist_lk_w_head of its head).
  * Waits while x->next is locked; returns false as soon as x->next holds
  * any other unlocked value (x is no longer expect's predecessor).
- * The lock is caslist_lk_cas_lock (acquire).
+ * The lock is caslist_lk_cas_lock (acquire).  Its callers hold nothing
+ * (add_tail's and add_tail_if's tail): on an empty list x is the head,
+ * whose wait takes part in its hand-over (caslist_lk_link_wait).
  */
 static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expect,
 					  const char *op)
@@ -242,7 +300,7 @@ static inline bool caslist_lk_lock_expect(struct caslist_node *x, uintptr_t expe
 		if (!caslist_lk_w_locked(v) && v != expect)
 			return false;
 		if (caslist_lk_w_locked(v))
-			caslist_lk_backoff_wait(&b, x, op);
+			caslist_lk_link_wait(&b, x, op);
 	}
 }
 
@@ -273,11 +331,6 @@ static inline struct caslist_node *caslist_lk_prev_strip(uintptr_t v)
 static inline struct caslist_node *caslist_lk_prev_hint(const struct caslist_node *x)
 {
 	return caslist_lk_prev_strip(atomic_load_explicit(&x->prev, memory_order_acquire));
-}
-
-static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
-{
-	return p != NULL && caslist_lk_w_of(p) != CASLIST_POISON_PREV;
 }
 
 /*
@@ -372,7 +425,7 @@ static inline bool caslist_lk_pair_busy_wait(struct caslist_lk_backoff *b, const
 		return true;
 	}
 	if (busy != NULL)
-		caslist_lk_backoff_wait(b, busy, op);
+		caslist_lk_link_wait(b, CASLIST_LK_PCAST(struct caslist_node *, a), op);
 	return false;
 }
 
@@ -502,7 +555,7 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_head_as(struct caslist_node *h, struct
 
 	if (__builtin_expect(caslist_lk_head_first(h, &v, op), 1))
 		return v;
-	f = caslist_lk_lock_from(h, &v, &b, fair, op);
+	f = caslist_lk_lock_from(h, &v, &b, fair != NULL, op);
 	CASLIST_LK_REQUIRE(f != 0, op, h, CASLIST_LK_NOT_INIT);
 	return f;
 }
@@ -589,7 +642,7 @@ CASLIST_LK_STEP uintptr_t caslist_lk_lock_pair(struct caslist_node *n, struct ca
 			/* The link we could not take, for the stuck-wait line. */
 			p = caslist_lk_prev_hint(n);
 			caslist_lk_unlock(n, s);	/* give L(n) back as it was */
-			caslist_lk_backoff_wait(b, p, op);
+			caslist_lk_link_wait(b, p, op);
 		}
 		s = caslist_lk_lock_prefetch(n, seen, op);
 	}

@@ -37,8 +37,9 @@
  * link another thread could wait for (caslist_lk_lock_head, move_head,
  * touch's entry, pop_tail, and the paths that find the head as the link
  * they locked: a delete of the first node, an add at the tail of an empty
- * list, an add near a head: caslist_lk_head_taken) pass, grant, take
- * tickets and wait for turns; the `_held` waits (the caller holds a link
+ * list, an add near a head: caslist_lk_head_over) pass, grant, take
+ * tickets and wait for turns (their waits on a busy head too:
+ * caslist_lk_link_wait, lock.h); the `_held` waits (the caller holds a link
  * someone may wait for) pass and grant but never take a ticket or wait
  * for a turn, so a ticket holder never waits for a thread that waits for
  * it (doc/wait.md, "The bound").
