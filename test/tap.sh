@@ -16,6 +16,11 @@
 #   tap_note TEXT         "# TEXT" (several lines allowed)
 #   tap_native_only WHY   in a cross build (CASLIST_RUN set), skip the
 #                         whole script: "1..0 # SKIP cross build: WHY"
+#   tap_source_once       a test of the sources alone (the spin models, the
+#                         docs), whose outcome no build changes: with
+#                         CASLIST_SOURCE_TESTS=0 skip the whole script
+#                         (tools/test-all sets it after its gcc stage ran
+#                         them, in the sanitizer stages and cross builds)
 #   tap_done              the plan (unless given first), "# P passed, F failed"
 #                         (", T known (TODO)" after a tap_todo),
 #                         and the script's exit status: exit 0 only if nothing
@@ -84,6 +89,13 @@ tap_note() {
 tap_native_only() {
 	if [ -n "$CASLIST_RUN" ]; then
 		echo "1..0 # SKIP cross build (programs run through $CASLIST_RUN): $1"
+		exit 0
+	fi
+}
+
+tap_source_once() {
+	if [ "${CASLIST_SOURCE_TESTS:-1}" = 0 ]; then
+		echo "1..0 # SKIP a test of the sources alone, run once per tools/test-all (CASLIST_SOURCE_TESTS=0)"
 		exit 0
 	fi
 }

@@ -19,6 +19,7 @@
 #     lines among them (so 4-7 can fail).
 src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/test/tap.sh"
+tap_source_once
 tap_plan 8
 cd "$src" || exit 99
 files=$(ls README.md HACKING.md doc/*.md doc/man/pages.txt include/caslist/*.h include/caslist/static/*.h \

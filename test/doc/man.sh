@@ -27,6 +27,7 @@
 #    after make install.
 set -u
 . "$(dirname "$0")/../adopt/prologue.sh"
+tap_source_once
 scratch man
 mandir=$SRCDIR/doc/man
 

@@ -14,6 +14,7 @@
 # Needs python3 (skipped without it).
 src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/test/tap.sh"
+tap_source_once
 tap_plan 4
 rt=$src/bench/readme-table
 if ! command -v python3 >/dev/null 2>&1; then

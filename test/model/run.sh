@@ -25,6 +25,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tap.sh"
 tap_native_only "the spin model checks the protocol, not the host; pan is built for the build machine"
+tap_source_once
 spin=${CASLIST_SPIN:-spin}
 cc=${CASLIST_MODEL_CC:-cc}
 mutants="MUT_SKIP_PRED_LOCK MUT_TAIL_NO_EXPECT MUT_INSERT_UNLOCKED MUT_POP_HEAD_WAITS

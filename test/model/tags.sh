@@ -7,6 +7,7 @@
 # map, 4. each tag names one place in the code (not two).
 src=${CASLIST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/test/tap.sh"
+tap_source_once
 st=$src/include/caslist/static
 tags() { grep -ho '\[[LS][0-9][0-9]*\]' "$@" | sort -u; }
 model=$(tags "$src/test/model/list.pml")
