@@ -108,7 +108,7 @@ static inline bool caslist_lk_prev_valid(const struct caslist_node *p)
 static inline void caslist_lk_link_wait(struct caslist_lk_backoff *b, struct caslist_node *p,
 					const char *op)
 {
-	/* [mutant nolinkwait] the mutant waits on a busy head by backoff only (test/stress/headkinds.sh) */
+	/* [mutant nolinkwait] the mutant waits on a busy head by backoff only (test/stress/busyhead.sh) */
 	if (caslist_lk_prev_valid(p) &&
 	    caslist_lk_prev_is_head(atomic_load_explicit(&p->prev, memory_order_relaxed)))
 		caslist_lk_fair_wait(caslist_lk_list_of_head(p), b, p, op);
