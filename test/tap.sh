@@ -21,6 +21,10 @@
 #                         CASLIST_SOURCE_TESTS=0 skip the whole script
 #                         (tools/test-all sets it after its gcc stage ran
 #                         them, in the sanitizer stages and cross builds)
+#   tap_plain_only WHY    a test of scripts (options, tables, packaging)
+#                         whose logic no sanitizer changes: in a sanitizer
+#                         build (CASLIST_SANITIZER set) skip the whole
+#                         script; the plain build runs it
 #   tap_done              the plan (unless given first), "# P passed, F failed"
 #                         (", T known (TODO)" after a tap_todo),
 #                         and the script's exit status: exit 0 only if nothing
@@ -98,6 +102,16 @@ tap_source_once() {
 		echo "1..0 # SKIP a test of the sources alone, run once per tools/test-all (CASLIST_SOURCE_TESTS=0)"
 		exit 0
 	fi
+}
+
+tap_plain_only() {
+	case ${CASLIST_SANITIZER:-none} in
+	none | '') ;;
+	*)
+		echo "1..0 # SKIP sanitizer build ($CASLIST_SANITIZER): $1"
+		exit 0
+		;;
+	esac
 }
 
 # PROG_STATIC: what a script adds to the link of a program it builds and

@@ -96,6 +96,8 @@ struct config {
 	bool json;
 	bool widen;		/* --widen-window: yield between isolate and teardown */
 	bool lockstep;		/* --lockstep: the threads take turns, one op each */
+	int retries;		/* --retries: runs again of a disturbed point */
+	double max_disturbed;	/* --max-disturbed: others + steal above it is disturbed */
 };
 
 /* ------------------------------------------------------------------ */
@@ -349,6 +351,12 @@ struct result {
 	struct stats st;
 	size_t max_live, end_live, slack;
 	int checks, failed;
+	/* the timed part's conditions (common/sysload.h): other processes'
+	 * and steal's shares of all CPU time; the runs this point took, and
+	 * whether the one kept (the least disturbed) was still disturbed */
+	double others, steal;
+	int tries;
+	bool disturbed;
 };
 
 void parse_args(struct config *cfg, int argc, char **argv);

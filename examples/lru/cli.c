@@ -17,6 +17,7 @@ static void usage(FILE *f)
 	      "                    [--policy strict|lazy|batched] [--reclaim inline|thread]\n"
 	      "                    [--zipf S] [--capacity N] [--get-ratio R]\n"
 	      "                    [--value-size B] [--shards N] [--seed N] [--json]\n"
+	      "                    [--retries N] [--max-disturbed F]\n"
 	      "  --impl      comma list of index, mutex, caslist, sharded, or all\n"
 	      "              (default mutex,caslist)\n"
 	      "  --threads   comma list of thread counts, 1..1024 (default 1,2,64)\n"
@@ -36,6 +37,10 @@ static void usage(FILE *f)
 	      "  --shards    lists of the sharded impl, 1..1024 (default 16)\n"
 	      "  --seed      workload seed, 0..18446744073709551615 (default 1)\n"
 	      "  --json      JSON instead of the table\n"
+	      "  --retries   runs again of a point that other processes or steal\n"
+	      "              disturbed, 0..10; the least disturbed run is kept (default 2)\n"
+	      "  --max-disturbed  the share of all CPU time that other processes and\n"
+	      "              steal may take during a point, 0..1 (default 0.1)\n"
 	      "  --widen-window  test knob: evictors yield while holding claimed victims\n"
 	      "  --lockstep  test knob (--ops, inline reclaim): the threads take turns, one\n"
 	      "              operation each, so every run does the same sequence\n"
@@ -74,6 +79,7 @@ static void impl_item(const struct cli *c, const char *tok, void *ctx)
 enum {
 	OPT_JSON, OPT_WIDEN, OPT_LOCKSTEP, OPT_HELP, OPT_IMPL, OPT_THREADS, OPT_SECONDS, OPT_OPS, OPT_POLICY,
 	OPT_RECLAIM, OPT_ZIPF, OPT_CAPACITY, OPT_GET_RATIO, OPT_VALUE_SIZE, OPT_SHARDS, OPT_SEED,
+	OPT_RETRIES, OPT_MAX_DISTURBED,
 };
 
 /* --policy's and --reclaim's words, indexed by their enums */
@@ -98,6 +104,8 @@ static const struct cli_opt opts[] = {
 	[OPT_VALUE_SIZE] = { "--value-size", CLI_VALUE },
 	[OPT_SHARDS] = { "--shards", CLI_VALUE },
 	[OPT_SEED] = { "--seed", CLI_VALUE },
+	[OPT_RETRIES] = { "--retries", CLI_VALUE },
+	[OPT_MAX_DISTURBED] = { "--max-disturbed", CLI_VALUE },
 	{ NULL, CLI_FLAG },
 };
 
@@ -162,6 +170,12 @@ void parse_args(struct config *cfg, int argc, char **argv)
 			break;
 		case OPT_SEED:
 			cfg->seed = cli_u64(&c, a, v);
+			break;
+		case OPT_RETRIES:
+			cfg->retries = (int)cli_int(&c, a, v, 0, 10);
+			break;
+		case OPT_MAX_DISTURBED:
+			cfg->max_disturbed = cli_double(&c, a, v, 0, 1, 0);
 			break;
 		}
 	}

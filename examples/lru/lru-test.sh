@@ -12,6 +12,11 @@
 #     program's own end-of-run conservation check must pass (exit 0);
 #  4. a race-heavy mix (tiny cache, half sets, flat keys, evictors that
 #     yield while they hold claimed victims).
+#  5. a disturbed point runs again: with a busy loop beside a 1-thread
+#     point and --max-disturbed 0, the point runs 1 + --retries times, its
+#     row says how many and that it stayed disturbed, with other processes'
+#     share above 0; with --max-disturbed 1 it runs once.  Steps 2-4 run
+#     with --retries 0: make check's other tests disturb every point.
 # Environment: CASLIST_LRU_SECONDS (default 0.1), CASLIST_LRU_THREADS
 # (default 2,8,64).  The TSan build runs the same (TSan reports exit 66).
 . "$(dirname "$0")/../../test/tap.sh"
@@ -65,13 +70,16 @@ run --frobnicate 3|unknown option
 run --threads 2 --frobnicate|unknown option '--frobnicate'
 run --json=1|--json takes no value
 run --lockstep --threads 2|--lockstep needs --ops
+run --retries 11|--retries: '11' is not an integer in \[0, 10\]
+run --max-disturbed 1.5|--max-disturbed: '1.5' is not a number in \[0, 1\]
 run extra|unexpected argument
 CASES
 help=$($CASLIST_RUN "$b" --help 2>&1)
 rc=$?
 missing=
 for o in --impl --threads --seconds --ops --policy --reclaim --zipf --capacity --get-ratio \
-	--value-size --shards --seed --json --widen-window --lockstep --help; do
+	--value-size --shards --seed --json --retries --max-disturbed --widen-window --lockstep \
+	--help; do
 	printf '%s\n' "$help" | grep -q "^  $o  *[^ ]" || missing="$missing $o"
 done
 if [ $rc -eq 0 ] && printf '%s\n' "$help" | grep -q '^usage: lrucache run' && [ -z "$missing" ]; then
@@ -84,7 +92,7 @@ fi
 # same_hits WHAT ARGS...: mutex and caslist, the hits must be equal.
 same_hits() {
 	what=$1; shift
-	out=$($CASLIST_RUN "$b" run --impl mutex,caslist "$@" --json 2>&1)
+	out=$($CASLIST_RUN "$b" run --impl mutex,caslist "$@" --retries 0 --json 2>&1)
 	rc=$?
 	hm=$(printf '%s\n' "$out" | grep '"impl":"mutex"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
 	hc=$(printf '%s\n' "$out" | grep '"impl":"caslist"' | sed 's/.*"hits":\([0-9]*\).*/\1/')
@@ -121,7 +129,7 @@ done
 # 3. every impl, policy and reclaim mode at 2, 8, 64 threads
 run_case() {
 	what=$1; shift
-	out=$($CASLIST_RUN "$b" run "$@" 2>&1)
+	out=$($CASLIST_RUN "$b" run "$@" --retries 0 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		tap_ok "$what: all end-of-run checks pass"
@@ -144,5 +152,38 @@ for pol in strict lazy batched; do
 		--seconds "$secs" --capacity 64 --get-ratio 0.5 --zipf 0.5 --policy "$pol" \
 		--reclaim thread --widen-window --seed 5
 done
+
+# 5. a disturbed point runs again, a quiet one once
+# field JSON KEY: KEY's value in the one result line of JSON
+field() {
+	printf '%s\n' "$1" | grep '"threads":' | sed "s/.*\"$2\":\([^,}]*\).*/\1/"
+}
+sh -c 'while :; do :; done' &
+busy=$!
+trap 'kill $busy 2>/dev/null' EXIT
+out=$($CASLIST_RUN "$b" run --impl index --threads 1 --seconds 0.2 --retries 2 \
+	--max-disturbed 0 --json 2>"${TMPDIR:-/tmp}/lru-test-$$.err")
+rc=$?
+err=$(cat "${TMPDIR:-/tmp}/lru-test-$$.err")
+rm -f "${TMPDIR:-/tmp}/lru-test-$$.err"
+tries=$(field "$out" tries) dist=$(field "$out" disturbed) others=$(field "$out" others)
+reruns=$(printf '%s\n' "$err" | grep -c 'index/1 disturbed (other processes')
+if [ $rc -eq 0 ] && [ "$tries" = 3 ] && [ "$dist" = true ] && [ "$reruns" -eq 2 ] &&
+	awk -v o="$others" 'BEGIN { exit !(o > 0) }'; then
+	tap_ok "a point beside a busy loop, --max-disturbed 0 --retries 2: ran $tries times, others $others, still disturbed"
+else
+	tap_notok "disturbed point: exit $rc, tries '$tries', disturbed '$dist', others '$others', $reruns rerun lines" \
+		"$out$err"
+fi
+out=$($CASLIST_RUN "$b" run --impl index --threads 1 --seconds 0.2 --retries 2 \
+	--max-disturbed 1 --json 2>&1)
+rc=$?
+tries=$(field "$out" tries) dist=$(field "$out" disturbed)
+if [ $rc -eq 0 ] && [ "$tries" = 1 ] && [ "$dist" = false ]; then
+	tap_ok "the same with --max-disturbed 1: ran once, not disturbed"
+else
+	tap_notok "undisturbed point: exit $rc, tries '$tries', disturbed '$dist'" "$out"
+fi
+kill $busy 2>/dev/null
 
 tap_done

@@ -7,7 +7,14 @@
  *   lrucache run --impl LIST --threads LIST (--seconds S | --ops N)
  *                [--policy strict|lazy|batched] [--reclaim inline|thread]
  *                [--zipf S] [--capacity N] [--get-ratio R] [--value-size B]
- *                [--shards N] [--seed N] [--json]
+ *                [--shards N] [--seed N] [--json] [--retries N] [--max-disturbed F]
+ *
+ * A point (impl, threads) that other processes or the hypervisor (steal)
+ * disturbed, more than --max-disturbed of all CPU time during its timed
+ * part, runs again, up to --retries times; the least disturbed run is
+ * kept and the report says how many it took and whether it stayed
+ * disturbed.  A run whose checks failed is never run again: the failure
+ * stands.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,6 +26,7 @@
 
 #include "cache.h"
 #include "common/rng.h"
+#include "common/sysload.h"
 
 /* From this capacity on, setup and the end check print progress lines
  * (stderr): they take seconds. */
@@ -93,6 +101,8 @@ static int run_one(const struct config *cfg, enum impl impl, int nthreads, struc
 	pthread_t *tid;
 	pthread_t rtid;
 	struct checks ck = { "lrucache", 0, 0 };
+	struct sysload_mark mark;
+	double others, steal;
 	int nt = nthreads + 1;	/* [nthreads]: the prefill, then the reclaimer */
 	double t0, t1, setup = now_s();
 	char name[64];
@@ -158,6 +168,7 @@ static int run_one(const struct config *cfg, enum impl impl, int nthreads, struc
 		fprintf(stderr, "lrucache: cannot start the reclaim thread\n");
 		exit(1);
 	}
+	sysload_mark(&mark);
 	pthread_barrier_wait(&start_barrier);
 	t0 = now_s();
 	if (cfg->lockstep)
@@ -174,6 +185,7 @@ static int run_one(const struct config *cfg, enum impl impl, int nthreads, struc
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(tid[i], NULL);
 	t1 = now_s();
+	sysload_since(&mark, &others, &steal);
 	atomic_store(&c.stop, 1);	/* --ops runs: stop the reclaim thread */
 	if (cfg->reclaim == RECLAIM_THREAD) {
 		reclaim_wake(&c);
@@ -203,11 +215,38 @@ static int run_one(const struct config *cfg, enum impl impl, int nthreads, struc
 	res->slack = c.slack;
 	res->checks = ck.n;
 	res->failed = ck.failed;
+	res->others = others;
+	res->steal = steal;
 	for (int i = 0; i < nt; i++)
 		free(ts[i].buf);
 	free(ts);
 	free(tid);
 	cache_destroy(&c);
+	return 0;
+}
+
+/* One point: run_one, again while disturbed (at most cfg->retries more
+ * times); *res is the least disturbed run, or the first that failed a
+ * check. */
+static int run_point(const struct config *cfg, enum impl impl, int nthreads, struct result *res)
+{
+	struct result r;
+	int tries = 0;
+
+	for (;;) {
+		if (run_one(cfg, impl, nthreads, &r) != 0)
+			return -1;
+		tries++;
+		if (tries == 1 || r.failed || r.others + r.steal < res->others + res->steal)
+			*res = r;
+		if (r.failed || res->others + res->steal <= cfg->max_disturbed || tries > cfg->retries)
+			break;
+		fprintf(stderr, "lrucache: %s/%d disturbed (other processes %.0f%%, steal %.0f%% of "
+			"all CPU time): run %d of at most %d\n", lru_impls[impl]->name, nthreads,
+			100 * r.others, 100 * r.steal, tries + 1, cfg->retries + 1);
+	}
+	res->tries = tries;
+	res->disturbed = res->others + res->steal > cfg->max_disturbed;
 	return 0;
 }
 
@@ -218,18 +257,19 @@ int main(int argc, char **argv)
 		.threads = { 1, 2, 64 }, .nthreads = 3,
 		.seconds = 1, .zipf = 0.99, .capacity = 65536, .get_ratio = 0.9,
 		.value_size = 64, .shards = 16, .seed = 1,
+		.retries = 2, .max_disturbed = 0.1,
 	};
 	static struct result res[MAX_RUNS * NIMPL];
 	int n = 0, failed = 0;
 	double total;
 
 	parse_args(&cfg, argc, argv);
-	total = cfg.ops ? 0 : cfg.seconds * cfg.nthreads * cfg.nimpls;
+	total = cfg.ops ? 0 : cfg.seconds * cfg.nthreads * cfg.nimpls * (cfg.retries + 1);
 	watchdog_arm(total + 60);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int ti = 0; ti < cfg.nthreads; ti++)
 		for (int ii = 0; ii < cfg.nimpls; ii++) {
-			if (run_one(&cfg, (enum impl)cfg.impls[ii], cfg.threads[ti], &res[n]) != 0)
+			if (run_point(&cfg, (enum impl)cfg.impls[ii], cfg.threads[ti], &res[n]) != 0)
 				return 1;
 			failed += res[n].failed;
 			n++;

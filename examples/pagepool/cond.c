@@ -59,60 +59,6 @@ void pin_self(unsigned i)
 		pp_die("cannot pin a worker to a CPU");
 }
 
-static double loadavg(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	double l = -1;
-
-	if (f) {
-		if (fscanf(f, "%lf", &l) != 1)
-			l = -1;
-		fclose(f);
-	}
-	return l;
-}
-
-/* /proc/stat's first line: busy, total and steal ticks of all CPUs. */
-static void cpu_ticks(unsigned long long *busy, unsigned long long *total,
-		      unsigned long long *steal)
-{
-	unsigned long long v[10] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-
-	*busy = *total = *steal = 0;
-	if (!f)
-		return;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) >= 8) {
-		/* user nice system idle iowait irq softirq steal (guest*
-		 * are inside user) */
-		*busy = v[0] + v[1] + v[2] + v[5] + v[6];
-		*steal = v[7];
-		*total = *busy + v[3] + v[4] + v[7];
-	}
-	fclose(f);
-}
-
-/* This process's user + system ticks (all its threads). */
-static unsigned long long self_ticks(void)
-{
-	char buf[1024], *p;
-	unsigned long long ut = 0, st = 0;
-	FILE *f = fopen("/proc/self/stat", "r");
-
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) != NULL) {
-		/* after ") ": state ppid pgrp session tty tpgid flags minflt
-		 * cminflt majflt cmajflt utime stime */
-		if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-			   &st) != 2)
-			ut = st = 0;
-	}
-	fclose(f);
-	return ut + st;
-}
-
 /* ---- ping-pong: a cache line bounced between two pinned threads ---- */
 
 #define PP_ROUNDS 2000
@@ -214,25 +160,15 @@ static void pingpong(double out[3])
 void cond_begin(struct pp_cond *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->load_before = loadavg();
+	c->load_before = sysload_loadavg();
 	pingpong(c->pingpong_ns);
-	cpu_ticks(&c->t_busy, &c->t_total, &c->t_steal);
-	c->t_self = self_ticks();
+	sysload_mark(&c->mark);
 }
 
 void cond_end(struct pp_cond *c)
 {
-	unsigned long long busy, total, steal, self = self_ticks();
-
-	cpu_ticks(&busy, &total, &steal);
-	c->load_after = loadavg();
-	total -= c->t_total;
-	if (total > 0) {
-		double other = (double)(busy - c->t_busy) - (double)(self - c->t_self);
-
-		c->others = other > 0 ? other / (double)total : 0;
-		c->steal = (double)(steal - c->t_steal) / (double)total;
-	}
+	sysload_since(&c->mark, &c->others, &c->steal);
+	c->load_after = sysload_loadavg();
 }
 
 void cond_print(const struct pp_cond *c)

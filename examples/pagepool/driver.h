@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/rng.h"
+#include "common/sysload.h"
 #include "zone.h"
 
 enum { W_PF1, W_PFREE, W_HIGH, W_MIXED, W_N };
@@ -50,8 +51,7 @@ struct pp_cond {
 	double others;			/* other processes' share of all CPU time */
 	double steal;			/* share stolen by the hypervisor */
 	double pingpong_ns[3];		/* cross-CPU round trip: min, median, max; 0: n/a */
-	/* raw counters between cond_begin and cond_end */
-	unsigned long long t_busy, t_total, t_steal, t_self;
+	struct sysload_mark mark;	/* at cond_begin */
 };
 void cond_init(void);			/* once, before any thread is pinned */
 void cond_begin(struct pp_cond *c);
