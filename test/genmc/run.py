@@ -27,6 +27,7 @@ the killer and its error) as Markdown.
 """
 import argparse
 import concurrent.futures
+import glob
 import os
 import re
 import shutil
@@ -266,6 +267,36 @@ class Runner:
         return res
 
 
+def remove_genmc_ll(started):
+    """GenMC 0.11 compiles each input to /tmp/__genmc.ll.XXXXXX (a fixed
+    directory, not $TMPDIR) and never removes it: about 0.5 MB per run,
+    hundreds of runs per check.  Remove those made since this check
+    started.  Ours have all exited; another GenMC of the same user reads
+    its file right after clang writes it, so wait until the youngest is
+    5 s old (at most 5 s) before removing."""
+    def ours():
+        found = []
+        for f in glob.glob("/tmp/__genmc.ll.*"):
+            try:
+                st = os.stat(f)
+            except OSError:
+                continue
+            if st.st_uid == os.getuid() and st.st_mtime >= started - 1:
+                found.append((f, st.st_mtime))
+        return found
+    found = ours()
+    if not found:
+        return
+    wait = max(m for _, m in found) + 5 - time.time()
+    if wait > 0:
+        time.sleep(min(wait, 5))
+    for f, _ in found:
+        try:
+            os.unlink(f)
+        except OSError:
+            pass
+
+
 def describe(res):
     if res["rc"] is None:
         return "timed out"
@@ -299,6 +330,7 @@ def main():
     args.genmc = os.path.abspath(args.genmc) if os.sep in args.genmc else args.genmc
 
     testdir = os.path.join(args.srcdir, "test", "genmc")
+    started = time.time()
     tmp = tempfile.mkdtemp(prefix="caslist-genmc.")
     base = os.path.join(tmp, "base")
     impl = stage(args.srcdir, base)
@@ -448,6 +480,7 @@ def main():
                     report(False, "test/genmc/survivors lists %r, which is no site in the library" % k)
 
     pool.shutdown()
+    remove_genmc_ll(started)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("| client | model | complete executions | blocked | seconds |\n")
