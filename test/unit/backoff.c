@@ -14,6 +14,12 @@
  *       stay there (63 while crowded, 32767 otherwise).
  *  7-8. The growth law: 7, 63, 511, 4095 (eightfold, a mask); each
  *       round's draw is at least one pause and within its budget.
+ *  9-11. A round is bounded in time too (CASLIST_LK_BACKOFF_ROUND_NS), on
+ *       the module's clock, injected here (test_clock): with the clock
+ *       moving 1000 ns a read, a round of 32767 pauses ends at the read
+ *       that finds the bound reached (one read every CASLIST_LK_BACKOFF_CLOCK_EVERY
+ *       pauses); with a clock that does not move it makes all 32767; a
+ *       round shorter than CASLIST_LK_BACKOFF_CLOCK_EVERY reads no clock.
  *  12.  On the machine: this thread and a spinning one pinned to one CPU;
  *       some sched_yield must give the CPU away for more than 30 us and
  *       raise the hint (at most 2000 yields; one gave the CPU away in
@@ -29,8 +35,45 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The module's clock, injected: the real one unless fake_on, then a
+ * clock that moves fake_step ns at each read (and counts its reads). */
+static unsigned long long test_clock(void);
+#define CASLIST_LK_CLOCK_NS() test_clock()
 #include <caslist/static/wait.h>
 #include "../tap.h"
+
+static bool fake_on;
+static unsigned long long fake_ns, fake_step, fake_reads;
+
+static unsigned long long test_clock(void)
+{
+	if (!fake_on)
+		return caslist_lk_clock_ns();
+	fake_reads++;
+	return fake_ns += fake_step;
+}
+
+static void test_round_time(void)
+{
+	unsigned made, want = CASLIST_LK_BACKOFF_ROUND_NS / 1000u * CASLIST_LK_BACKOFF_CLOCK_EVERY - 1u;
+
+	fake_on = true;
+	fake_step = 1000;
+	made = caslist_lk_backoff_pause(32767u);
+	tap_ok(made == want, "a round of 32767 pauses on a clock moving 1 us a read ends after %u "
+	       "(%u ns, one read every %u pauses): made %u", want, CASLIST_LK_BACKOFF_ROUND_NS,
+	       CASLIST_LK_BACKOFF_CLOCK_EVERY, made);
+	fake_step = 0;
+	made = caslist_lk_backoff_pause(32767u);
+	tap_ok(made == 32767u, "on a clock that does not move it makes all 32767: made %u", made);
+	fake_step = 1000;
+	fake_reads = 0;
+	made = caslist_lk_backoff_pause(CASLIST_LK_BACKOFF_CLOCK_EVERY - 1u);
+	tap_ok(made == CASLIST_LK_BACKOFF_CLOCK_EVERY - 1u && fake_reads == 0,
+	       "a round of %u pauses makes them all and reads no clock (%llu reads)",
+	       CASLIST_LK_BACKOFF_CLOCK_EVERY - 1u, fake_reads);
+	fake_on = false;
+}
 
 static atomic_bool spin_stop;
 
@@ -147,6 +190,7 @@ int main(void)
 	tap_ok(settled_spins() == CASLIST_LK_BACKOFF_MAX, "not crowded: rounds settle at %u pauses",
 	       CASLIST_LK_BACKOFF_MAX);
 	test_growth();
+	test_round_time();
 
 	test_pinned();
 	printf("1..%d\n", tap_n);

@@ -8,8 +8,8 @@
  * what each part is for, the comments at the atomics what they pair with.
  *
  * A busy link (any link): rounds of randomised pauses whose budget grows
- * eightfold (7, 63, 511, ...) up to CASLIST_LK_BACKOFF_MAX, then
- * sched_yield every round (the holder may be preempted), with the stuck
+ * eightfold (7, 63, 511, ...) up to CASLIST_LK_BACKOFF_MAX, each round
+ * at most CASLIST_LK_BACKOFF_ROUND_NS long, then sched_yield every round (the holder may be preempted), with the stuck
  * watch armed.  While this thread's yields are slow (the crowding hint)
  * the cap is CASLIST_LK_CROWDED_MAX.
  *
@@ -73,6 +73,9 @@ CASLIST_LK_BEGIN
 #ifndef CASLIST_LK_CROWDED_MAX
 #define CASLIST_LK_CROWDED_MAX 63u	/* the cap while crowded (a mask) */
 #endif
+#ifndef CASLIST_LK_BACKOFF_ROUND_NS
+#define CASLIST_LK_BACKOFF_ROUND_NS 20000u	/* the longest round of pauses, in ns */
+#endif
 #ifndef CASLIST_WAIT_ROUNDS
 #define CASLIST_WAIT_ROUNDS 2	/* head rounds of backoff before a ticket */
 #endif
@@ -112,6 +115,8 @@ CASLIST_LK_BEGIN
 #endif
 /* Pauses between two reads of the clock while the next in line spins. */
 #define CASLIST_LK_CLOCK_EVERY 32u
+/* Pauses between two reads of the clock in a backoff round. */
+#define CASLIST_LK_BACKOFF_CLOCK_EVERY 256u
 /* A test hook (test/unit/handover, test/stress/bypass,
  * test/genmc/fairticket): EV is ticket (the waiter, after taking ticket
  * T), grant_try (a granter, about to try to grant T), grant (the
@@ -275,8 +280,32 @@ static inline unsigned caslist_lk_backoff_grow(unsigned spins, unsigned cap)
 	return spins >= cap / 8 ? cap : spins * 8 + 7;
 }
 
+/* N pauses, or fewer: a round ends once it has run
+ * CASLIST_LK_BACKOFF_ROUND_NS on the module's clock, read every
+ * CASLIST_LK_BACKOFF_CLOCK_EVERY pauses (a round shorter than that reads
+ * none).  A pause's cost differs from host to host (and is nothing where
+ * the CPU has no hint), so the count alone bounds no time
+ * (doc/notebook.md, "A busy link's backoff bounded in time").  Returns
+ * the pauses made. */
+static inline unsigned caslist_lk_backoff_pause(unsigned n)
+{
+	unsigned long long t0 = 0;
+	unsigned i;
+
+	if (n >= CASLIST_LK_BACKOFF_CLOCK_EVERY)
+		t0 = caslist_lk_now_ns();
+	for (i = 0; i < n; i++) {
+		if (i % CASLIST_LK_BACKOFF_CLOCK_EVERY == CASLIST_LK_BACKOFF_CLOCK_EVERY - 1 &&
+		    caslist_lk_now_ns() - t0 >= CASLIST_LK_BACKOFF_ROUND_NS)
+			break;
+		caslist_lk_cpu_relax();
+	}
+	return i;
+}
+
 /* One round of backoff: pause a random count below the budget (grown
- * first), and yield once at the cap. */
+ * first), for at most CASLIST_LK_BACKOFF_ROUND_NS, and yield once at the
+ * cap. */
 static inline void caslist_lk_backoff(struct caslist_lk_backoff *b)
 {
 	unsigned cap = caslist_lk_backoff_cap();
@@ -290,9 +319,8 @@ static inline void caslist_lk_backoff(struct caslist_lk_backoff *b)
 	b->spins = caslist_lk_backoff_grow(b->spins, cap);
 	n = caslist_lk_backoff_draw() & b->spins;
 	CASLIST_LK_STAT(rounds, 1);
+	n = caslist_lk_backoff_pause(n);
 	CASLIST_LK_STAT(pauses, n + 1);
-	for (unsigned i = 0; i < n; i++)
-		caslist_lk_cpu_relax();
 	if (at_cap)
 		caslist_lk_backoff_yield();
 }
