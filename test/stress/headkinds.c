@@ -39,7 +39,9 @@
  * checked; the waiter times each of its add_head and del calls on the
  * monotonic clock, and each kind prints its waiter's operations, the
  * longest call and how many took over 1 ms and over 10 ms (issue 52:
- * no head operation waits 10 ms at 2 threads).
+ * no head operation waits 10 ms at 2 threads), and where each call over
+ * 1 ms spent most of its time: in ticket waits (timed through the hook),
+ * off the CPU, or on it outside ticket waits (wall_note).
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -72,6 +74,12 @@ static _Atomic unsigned long long logical_ns;
 static HK_UNUSED void hk_ticket(struct caslist_list *l, uint32_t t);
 static HK_UNUSED void hk_grant(struct caslist_list *l, uint32_t t);
 static HK_UNUSED void hk_grant_try(struct caslist_list *l, uint32_t t);
+/* headwait: the hook times the waiter's ticket waits (ticket to granted). */
+static void hw_ticket(void);
+static void hw_granted(void);
+#define hw_grant() ((void)0)
+#define hw_grant_try() ((void)0)
+#define CASLIST_LK_FAIR_HOOK(ev, l, t) ((void)(l), (void)(t), hw_##ev())
 #endif
 #include <caslist/caslist.h>
 
@@ -234,8 +242,15 @@ static void *looper_fn(void *arg)
 
 #ifdef HK_WALL
 /* The waiter's calls on the monotonic clock (HK_WALL): the longest, and
- * how many took over 1 ms and 10 ms, per kind. */
+ * how many took over 1 ms and 10 ms, per kind.  Each call over 1 ms is
+ * put where most of its time went: in ticket waits (half of it or more,
+ * from the hook), off the CPU (its thread's CPU time under half of it:
+ * preempted, or asleep), or else on the CPU outside ticket waits (a busy
+ * link's backoff, or the operation's own retries). */
 static _Atomic unsigned long long wall_max_ns, wall_over1, wall_over10, wall_calls;
+static _Atomic unsigned long long wall_over1_ticket, wall_over1_off, wall_over1_cpu;
+static _Thread_local bool hw_on;		/* in a timed call of the waiter */
+static _Thread_local unsigned long long hw_tk_t0, hw_tk_ns, hw_cpu0;
 static unsigned long long wall_ns(void)
 {
 	struct timespec ts;
@@ -243,20 +258,54 @@ static unsigned long long wall_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
+static unsigned long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+static void hw_ticket(void)
+{
+	if (hw_on)
+		hw_tk_t0 = wall_ns();
+}
+static void hw_granted(void)
+{
+	if (hw_on && hw_tk_t0 != 0) {
+		hw_tk_ns += wall_ns() - hw_tk_t0;
+		hw_tk_t0 = 0;
+	}
+}
+static unsigned long long wall_start(void)
+{
+	hw_on = true;
+	hw_tk_t0 = 0;
+	hw_tk_ns = 0;
+	hw_cpu0 = cpu_ns();
+	return wall_ns();
+}
 static void wall_note(unsigned long long t0)
 {
 	unsigned long long d = wall_ns() - t0, m = atomic_load_explicit(&wall_max_ns, memory_order_relaxed);
 
+	hw_on = false;
 	atomic_fetch_add_explicit(&wall_calls, 1, memory_order_relaxed);
-	if (d > 1000000ull)
+	if (d > 1000000ull) {
+		unsigned long long cpu = cpu_ns() - hw_cpu0;
+
 		atomic_fetch_add_explicit(&wall_over1, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(2 * hw_tk_ns >= d ? &wall_over1_ticket :
+					  2 * cpu < d ? &wall_over1_off : &wall_over1_cpu,
+					  1, memory_order_relaxed);
+	}
 	if (d > 10000000ull)
 		atomic_fetch_add_explicit(&wall_over10, 1, memory_order_relaxed);
 	while (d > m && !atomic_compare_exchange_weak_explicit(&wall_max_ns, &m, d, memory_order_relaxed,
 							       memory_order_relaxed))
 		;
 }
-#define WALL_START() unsigned long long wall_t0 = wall_ns()
+#define WALL_START() unsigned long long wall_t0 = wall_start()
 #define WALL_NOTE() wall_note(wall_t0)
 #else
 #define WALL_START() ((void)0)
@@ -342,6 +391,9 @@ int main(int argc, char **argv)
 		atomic_store(&wall_over1, 0);
 		atomic_store(&wall_over10, 0);
 		atomic_store(&wall_calls, 0);
+		atomic_store(&wall_over1_ticket, 0);
+		atomic_store(&wall_over1_off, 0);
+		atomic_store(&wall_over1_cpu, 0);
 #endif
 		for (int i = 0; i < npairs; i++) {
 			struct pair *pr = &pairs[i];
@@ -395,10 +447,12 @@ int main(int argc, char **argv)
 		       kind_name[kk]);
 #ifdef HK_WALL
 		printf("# headwait kind=%s threads=%d seconds=%g looper_ops=%lu waiter_calls=%llu "
-		       "waiter_ops_while_looping=%lu max_us=%.1f over_1ms=%llu over_10ms=%llu\n",
+		       "waiter_ops_while_looping=%lu max_us=%.1f over_1ms=%llu over_10ms=%llu "
+		       "over_1ms_ticket=%llu over_1ms_offcpu=%llu over_1ms_oncpu=%llu\n",
 		       kind_name[kk], nthreads, per, lp[0].ops, atomic_load(&wall_calls), w_min,
 		       (double)atomic_load(&wall_max_ns) / 1e3, atomic_load(&wall_over1),
-		       atomic_load(&wall_over10));
+		       atomic_load(&wall_over10), atomic_load(&wall_over1_ticket),
+		       atomic_load(&wall_over1_off), atomic_load(&wall_over1_cpu));
 		continue;
 #endif
 		tap_ok(atomic_load(&over_bound) == 0 && w_min > 0,
