@@ -4,13 +4,14 @@
  * the per-wait state, the per-thread state, the backoff on a busy link,
  * the stuck-wait watch, and the hand-over of a list's head bounded by
  * time (tickets, granted by a thread whose streak has run
- * CASLIST_WAIT_STREAK_NS past the oldest one) with its parking lot.  The specification is doc/wait.md; this comment says
- * what each part is for, the comments at the atomics what they pair with.
+ * CASLIST_WAIT_STREAK_NS past the oldest one) with its parking lot.  The
+ * specification is doc/wait.md; this comment says what each part is
+ * for, the comments at the atomics what they pair with.
  *
  * A busy link (any link): rounds of randomised pauses whose budget grows
  * eightfold (7, 63, 511, ...) up to CASLIST_LK_BACKOFF_MAX, each round
- * at most CASLIST_LK_BACKOFF_ROUND_NS long, then sched_yield every round (the holder may be preempted), with the stuck
- * watch armed.  While this thread's yields are slow (the crowding hint)
+ * at most CASLIST_LK_BACKOFF_ROUND_NS long, then sched_yield every round
+ * (the holder may be preempted), with the stuck watch armed.  While this thread's yields are slow (the crowding hint)
  * the cap is CASLIST_LK_CROWDED_MAX.
  *
  * A list's head, for operations that hold nothing while they wait: after
