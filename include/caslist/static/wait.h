@@ -11,8 +11,9 @@
  * A busy link (any link): rounds of randomised pauses whose budget grows
  * eightfold (7, 63, 511, ...) up to CASLIST_LK_BACKOFF_MAX, each round
  * at most CASLIST_LK_BACKOFF_ROUND_NS long, then sched_yield every round
- * (the holder may be preempted), with the stuck watch armed.  While this thread's yields are slow (the crowding hint)
- * the cap is CASLIST_LK_CROWDED_MAX.
+ * (the holder may be preempted), with the stuck watch armed.  While
+ * this thread's yields are slow (the crowding hint) the cap is
+ * CASLIST_LK_CROWDED_MAX.
  *
  * A list's head, for operations that hold nothing while they wait: after
  * CASLIST_WAIT_ROUNDS rounds of backoff the waiter takes a ticket
